@@ -1,0 +1,35 @@
+import type { CliCommand, CliIO } from './io';
+import { EXIT_USAGE } from './io';
+
+/** Subcommands load lazily so `planwise check-command` does not pay for the model client. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  'check-command': {
+    summary: 'check a shell command against the read-only gate',
+    load: async () => (await import('./commands/checkCommand')).checkCommand,
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`);
+  return `Usage: planwise <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'planwise <command> --help' for a command's options.\n`;
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage());
+    return name ? 0 : EXIT_USAGE;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${PLANWISE_VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`planwise: unknown command '${name}'\n\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  return (await command.load())(rest, io);
+}
+
+declare const PLANWISE_VERSION: string;

@@ -1,0 +1,121 @@
+/**
+ * The thread event stream (rules §8). One stream feeds the sidebar, the status bar, the CLI's
+ * `--json` output and the session archive. Every event carries a sequence number `seq`,
+ * assigned by the `EventBus` when it is emitted.
+ */
+import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../lifecycle/ports';
+import type { Usage } from '../agent/model';
+
+export type ItemKind =
+  'user_message' | 'assistant_text' | 'reasoning' | 'tool_call' | 'tool_result' | 'plan' | 'interview' | 'notice';
+
+export interface GateVerdictInfo {
+  readonly allowed: boolean;
+  readonly reason: string;
+}
+
+export interface ItemPayload {
+  readonly id: string;
+  readonly kind: ItemKind;
+  /** Text so far (assistant text, reasoning, notice) or the full text on completion. */
+  readonly text?: string;
+  /** For `item.updated` of streaming items: the text appended since the last update. */
+  readonly delta?: string;
+  readonly tool?: { readonly callId: string; readonly name: string; readonly arguments: string };
+  readonly verdict?: GateVerdictInfo;
+  readonly result?: { readonly callId: string; readonly ok: boolean; readonly bytes: number; readonly preview: string };
+  readonly plan?: {
+    readonly file: string;
+    readonly markdown: string;
+    readonly valid: boolean;
+    readonly revision: number;
+  };
+  readonly interview?: {
+    readonly questions: readonly InterviewQuestion[];
+    readonly answers?: readonly InterviewAnswer[];
+    readonly outcome?: 'answered' | 'cancelled' | 'denied';
+  };
+  readonly level?: 'info' | 'warning' | 'error';
+}
+
+export interface BudgetSnapshot {
+  readonly toolCalls: { readonly used: number; readonly max: number };
+  readonly loops: { readonly used: number; readonly max: number };
+  readonly previewBytes: { readonly used: number; readonly max: number };
+  readonly blockedCalls: { readonly consecutive: number; readonly total: number; readonly fuse: number };
+  readonly tokens: { readonly input: number; readonly output: number; readonly cap: number };
+  readonly contextPercent: number;
+}
+
+export interface TrackerItemInfo {
+  readonly path: string;
+  readonly description: string;
+  readonly status: 'pending' | 'in_progress' | 'completed' | 'blocked';
+  readonly files: readonly string[];
+  readonly verify: readonly string[];
+  readonly children: readonly TrackerItemInfo[];
+  readonly lastVerify?: {
+    readonly command: string;
+    readonly exitCode: number | null;
+    readonly at: number;
+    readonly output?: string;
+  };
+}
+
+export type ThreadEventBody =
+  | {
+      readonly type: 'thread.started';
+      readonly thread_id: string;
+      readonly mode: 'plan' | 'build';
+      readonly task?: string;
+    }
+  | { readonly type: 'turn.started'; readonly turn_id: string }
+  | { readonly type: 'item.started'; readonly turn_id: string; readonly item: ItemPayload }
+  | { readonly type: 'item.updated'; readonly turn_id: string; readonly item: ItemPayload }
+  | { readonly type: 'item.completed'; readonly turn_id: string; readonly item: ItemPayload }
+  | { readonly type: 'plan.delta'; readonly turn_id: string; readonly delta: string }
+  | {
+      readonly type: 'plan.approval.requested';
+      readonly turn_id: string;
+      readonly plan_file: string;
+      readonly proposed_during_execution?: boolean;
+      readonly previous_revision?: string;
+    }
+  | {
+      readonly type: 'plan.approval.resolved';
+      readonly decision: ApprovalDecision;
+      readonly automatic: boolean;
+      readonly feedback?: string;
+    }
+  | {
+      readonly type: 'context.reset';
+      readonly trigger: string;
+      readonly plan_preserved: boolean;
+      readonly previous_context_usage_percent: number;
+      readonly tool_budget_reset: boolean;
+    }
+  | { readonly type: 'session_tool_limit_increased'; readonly granted: number; readonly max: number }
+  | { readonly type: 'tool_loop_limit_increased'; readonly granted: number; readonly max: number }
+  | {
+      readonly type: 'budget_exhausted';
+      readonly budget: 'tool_calls' | 'tool_loop' | 'session_calls' | 'preview' | 'blocked_calls' | 'tokens';
+      readonly used: number;
+      readonly max: number;
+    }
+  | { readonly type: 'budget.updated'; readonly budget: BudgetSnapshot }
+  | {
+      readonly type: 'tracker.updated';
+      readonly plan_file?: string;
+      readonly title: string;
+      readonly items: readonly TrackerItemInfo[];
+    }
+  | { readonly type: 'state.changed'; readonly state: LifecycleState; readonly mode: 'plan' | 'build' }
+  | { readonly type: 'progress'; readonly message: string }
+  | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
+  | { readonly type: 'thread.completed'; readonly thread_id: string }
+  | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean };
+
+export type LifecycleState = 'idle' | 'planning' | 'awaiting_approval' | 'revising' | 'executing' | 'cancelled';
+
+export type ThreadEvent = ThreadEventBody & { readonly seq: number; readonly at: number };
+export type ThreadEventType = ThreadEventBody['type'];

@@ -1,0 +1,61 @@
+/** The person's side of the engine: questions and approvals go through these ports. */
+
+export interface InterviewOption {
+  readonly label: string;
+  readonly description?: string;
+  readonly recommended?: boolean;
+}
+
+export interface InterviewQuestion {
+  readonly id: string;
+  readonly header: string;
+  readonly question: string;
+  readonly options: readonly InterviewOption[];
+  /** Whether a free-form note may accompany the answer. */
+  readonly allowNote?: boolean;
+}
+
+export interface InterviewAnswer {
+  readonly questionId: string;
+  /** The chosen option's label. */
+  readonly choice: string;
+  readonly note?: string;
+}
+
+export type InterviewOutcome =
+  | { readonly kind: 'answered'; readonly answers: readonly InterviewAnswer[] }
+  /** The person pressed Esc: no answer, the model may ask again later. */
+  | { readonly kind: 'cancelled' }
+  /** Non-interactive: permanently denied for this session. */
+  | { readonly kind: 'denied'; readonly reason: string };
+
+export interface Interviewer {
+  ask(questions: readonly InterviewQuestion[], signal?: AbortSignal): Promise<InterviewOutcome>;
+}
+
+export type ApprovalDecision = 'execute' | 'fresh_context' | 'revise' | 'cancel';
+
+export interface PlanApprovalRequest {
+  readonly planFile: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly steps: readonly string[];
+  readonly contextUsagePercent: number;
+  readonly proposedDuringExecution: boolean;
+  readonly previousRevision?: string;
+}
+
+export interface PlanApprovalResponse {
+  readonly decision: ApprovalDecision;
+  readonly feedback?: string;
+}
+
+export type LimitKind = 'session_tool_calls' | 'tool_loop';
+
+export interface Approver {
+  approvePlan(request: PlanApprovalRequest, signal?: AbortSignal): Promise<PlanApprovalResponse>;
+  /** Asks whether to grant more calls/loops. Resolves to the extra amount granted, or 0 for a denial. */
+  grantMore(kind: LimitKind, used: number, max: number, signal?: AbortSignal): Promise<number>;
+  /** A build-agent command the read-only gate and the allow-list did not admit. */
+  approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean>;
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { findLayeringViolations, type SourceFile } from './layering';
+
+const repo = resolve(__dirname, '../..');
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (/\.(ts|tsx)$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+function load(dir: string): SourceFile[] {
+  return walk(join(repo, dir)).map((p) => ({
+    path: relative(repo, p).split('\\').join('/'),
+    text: readFileSync(p, 'utf8'),
+  }));
+}
+
+describe('layering rules', () => {
+  it('the real tree has no violations', () => {
+    const files = [...load('src'), ...load('webview')];
+    assert.deepEqual(
+      findLayeringViolations(files, (from, spec) =>
+        relative(repo, resolve(repo, dirname(from), spec))
+          .split('\\')
+          .join('/'),
+      ),
+      [],
+    );
+  });
+
+  const resolver = (from: string, spec: string) => join(dirname(from), spec).split('\\').join('/');
+
+  for (const banned of ['vscode', 'fs', 'node:fs', 'fs/promises', 'child_process', 'node:child_process']) {
+    it(`flags src/core importing '${banned}'`, () => {
+      const v = findLayeringViolations([{ path: 'src/core/x.ts', text: `import * as m from '${banned}';` }], resolver);
+      assert.equal(v.length, 1);
+      assert.match(v[0]!, /src\/core\/x\.ts/);
+    });
+  }
+
+  it('flags a dynamic import and a require in src/core', () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'src/core/a.ts', text: `const m = await import("fs");` },
+        { path: 'src/core/b.ts', text: `const cp = require('child_process');` },
+      ],
+      resolver,
+    );
+    assert.equal(v.length, 2);
+  });
+
+  it('allows src/core to import node:path and its own files', () => {
+    const v = findLayeringViolations(
+      [{ path: 'src/core/a.ts', text: `import { join } from 'node:path';\nimport { x } from './b';` }],
+      resolver,
+    );
+    assert.deepEqual(v, []);
+  });
+
+  it('flags the webview importing host code or a package outside its allowance', () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'webview/a.tsx', text: `import { x } from '../src/host/panel';` },
+        { path: 'webview/b.tsx', text: `import { y } from '../src/core/plan/validator';` },
+        { path: 'webview/c.tsx', text: `import * as vscode from 'vscode';` },
+      ],
+      resolver,
+    );
+    assert.equal(v.length, 3);
+  });
+
+  it('allows the webview to import src/protocol and its own files', () => {
+    const v = findLayeringViolations(
+      [
+        {
+          path: 'webview/a.tsx',
+          text: `import { Msg } from '../src/protocol/messages';\nimport { B } from './b';\nimport { h } from 'preact';`,
+        },
+      ],
+      resolver,
+    );
+    assert.deepEqual(v, []);
+  });
+
+  it('flags src/protocol importing anything but zod and itself', () => {
+    const v = findLayeringViolations([{ path: 'src/protocol/m.ts', text: `import { a } from '../core/x';` }], resolver);
+    assert.equal(v.length, 1);
+  });
+});

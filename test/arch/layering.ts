@@ -1,0 +1,56 @@
+/** The import rules of ARCHITECTURE.md, as a function the test runs over the real tree. */
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+const IMPORT_RE =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+
+const CORE_BANNED = new Set([
+  'vscode',
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'child_process',
+  'node:child_process',
+]);
+/** npm packages the webview bundle may use (UI libraries only; never host or engine code). */
+const WEBVIEW_PACKAGES = /^(preact|preact\/.*|marked|dompurify|@vscode\/webview-ui-toolkit(\/.*)?|zod(\/.*)?)$/;
+
+export function importsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT_RE)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+  return out;
+}
+
+export function findLayeringViolations(
+  files: readonly SourceFile[],
+  resolve: (from: string, spec: string) => string,
+): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    for (const spec of importsOf(f.text)) {
+      const relative = spec.startsWith('.');
+      const target = relative ? resolve(f.path, spec) : spec;
+      if (f.path.startsWith('src/core/')) {
+        if (CORE_BANNED.has(spec)) out.push(`${f.path}: src/core must not import '${spec}'`);
+        if (relative && !target.startsWith('src/core/')) out.push(`${f.path}: src/core must not import ${target}`);
+      } else if (f.path.startsWith('webview/')) {
+        if (
+          relative
+            ? !(target.startsWith('webview/') || target.startsWith('src/protocol/'))
+            : !WEBVIEW_PACKAGES.test(spec)
+        ) {
+          out.push(`${f.path}: webview/ may import only webview/ and src/protocol (found '${spec}')`);
+        }
+      } else if (f.path.startsWith('src/protocol/')) {
+        if (relative ? !target.startsWith('src/protocol/') : !/^zod(\/.*)?$/.test(spec)) {
+          out.push(`${f.path}: src/protocol may import only zod and itself (found '${spec}')`);
+        }
+      }
+    }
+  }
+  return out;
+}
