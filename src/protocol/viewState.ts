@@ -1,0 +1,297 @@
+/**
+ * The panel's view state: everything the webview shows that the host owns. The host keeps the
+ * authoritative copy (see `ViewModel`), sends it whole in a `snapshot`, then keeps the webview in
+ * step with `delta` operations. UI-only state (expanded nodes, wizard step, scroll position) is not
+ * here: the webview keeps that itself.
+ */
+import { z } from 'zod';
+
+const id = z.string().min(1).max(200);
+const count = z.number().int().nonnegative();
+
+export const RequestIdSchema = id;
+export const ModeSchema = z.enum(['plan', 'build']);
+export const LifecycleStateSchema = z.enum([
+  'idle',
+  'planning',
+  'awaiting_approval',
+  'revising',
+  'executing',
+  'cancelled',
+]);
+export const NoticeLevelSchema = z.enum(['info', 'warning', 'error']);
+
+// ---- transcript items -------------------------------------------------------------------
+
+export const VerdictSchema = z.object({ allowed: z.boolean(), reason: z.string() });
+
+export const UserItemSchema = z.object({ id, kind: z.literal('user'), text: z.string() });
+/** Model prose, rendered as sanitised markdown. `streaming` is true until the item completes. */
+export const AssistantItemSchema = z.object({
+  id,
+  kind: z.literal('assistant'),
+  text: z.string(),
+  streaming: z.boolean(),
+});
+/** Model reasoning; the panel shows it collapsed by default. */
+export const ThinkingItemSchema = z.object({
+  id,
+  kind: z.literal('thinking'),
+  text: z.string(),
+  streaming: z.boolean(),
+});
+export const ToolCallItemSchema = z.object({
+  id,
+  kind: z.literal('tool_call'),
+  callId: z.string(),
+  name: z.string(),
+  /** A short, human-readable summary of the arguments (the host shortens long JSON). */
+  argsSummary: z.string(),
+  /** The read-only gate's verdict; absent until the gate has decided. */
+  verdict: VerdictSchema.optional(),
+});
+export const ToolResultItemSchema = z.object({
+  id,
+  kind: z.literal('tool_result'),
+  callId: z.string(),
+  ok: z.boolean(),
+  bytes: count,
+  preview: z.string(),
+});
+export const PlanItemSchema = z.object({
+  id,
+  kind: z.literal('plan'),
+  markdown: z.string(),
+  /** Workspace-relative path of the plan file; empty while the plan is still streaming. */
+  file: z.string(),
+  revision: count,
+  valid: z.boolean(),
+  streaming: z.boolean(),
+});
+export const NoticeItemSchema = z.object({ id, kind: z.literal('notice'), level: NoticeLevelSchema, text: z.string() });
+
+export const TranscriptItemSchema = z.discriminatedUnion('kind', [
+  UserItemSchema,
+  AssistantItemSchema,
+  ThinkingItemSchema,
+  ToolCallItemSchema,
+  ToolResultItemSchema,
+  PlanItemSchema,
+  NoticeItemSchema,
+]);
+
+/**
+ * Fields an `item.patch` may change. Only the fields that exist on the item's kind are applied;
+ * `id` and `kind` never change.
+ */
+export const ItemPatchSchema = z
+  .object({
+    text: z.string(),
+    streaming: z.boolean(),
+    argsSummary: z.string(),
+    verdict: VerdictSchema,
+    ok: z.boolean(),
+    bytes: count,
+    preview: z.string(),
+    markdown: z.string(),
+    file: z.string(),
+    revision: count,
+    valid: z.boolean(),
+    level: NoticeLevelSchema,
+  })
+  .partial()
+  .strict();
+
+// ---- tracker, budget ----------------------------------------------------------------------
+
+export const TrackerStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'blocked']);
+
+export const LastVerifySchema = z.object({
+  command: z.string(),
+  /** Null when the command was killed (timeout, cancel) before it exited. */
+  exitCode: z.number().int().nullable(),
+  /** Epoch milliseconds. */
+  at: z.number(),
+  output: z.string().optional(),
+});
+
+export interface TrackerNode {
+  /** 1-based index path, e.g. "2.1". */
+  path: string;
+  description: string;
+  status: z.infer<typeof TrackerStatusSchema>;
+  files: string[];
+  verify: string[];
+  lastVerify?: z.infer<typeof LastVerifySchema>;
+  children: TrackerNode[];
+}
+
+export const TrackerNodeSchema: z.ZodType<TrackerNode> = z.lazy(() =>
+  z.object({
+    path: z.string().regex(/^[1-9][0-9]*(\.[1-9][0-9]*)*$/, 'an index path like "2.1"'),
+    description: z.string(),
+    status: TrackerStatusSchema,
+    files: z.array(z.string()),
+    verify: z.array(z.string()),
+    lastVerify: LastVerifySchema.optional(),
+    children: z.array(TrackerNodeSchema),
+  }),
+);
+
+export const TrackerSchema = z.object({
+  title: z.string(),
+  planFile: z.string().optional(),
+  items: z.array(TrackerNodeSchema),
+});
+
+const usedMax = z.object({ used: count, max: count });
+/** Mirrors the engine's budget snapshot, so the panel's meter matches the status bar. */
+export const BudgetSchema = z.object({
+  toolCalls: usedMax,
+  loops: usedMax,
+  previewBytes: usedMax,
+  blockedCalls: z.object({ consecutive: count, total: count, fuse: count }),
+  /** `cap` is the planning spend cap in tokens; 0 means no cap. */
+  tokens: z.object({ input: count, output: count, cap: count }),
+  contextPercent: z.number().min(0).max(100),
+});
+
+// ---- prompts: gate, interview, enter-planning, grant-more ---------------------------------
+
+export const GateSchema = z.object({
+  requestId: id,
+  title: z.string(),
+  summary: z.string(),
+  steps: z.array(z.string()),
+  validation: z.object({ valid: z.boolean(), problems: z.array(z.string()) }),
+  /** Context window used before the handoff, 0–100. At 50 or more a fresh thread is recommended. */
+  contextPercent: z.number().min(0).max(100),
+  proposedDuringExecution: z.boolean(),
+  hasPreviousRevision: z.boolean(),
+  /** Workspace-relative plan file, for an "open plan" link. */
+  planFile: z.string().optional(),
+});
+
+export const InterviewOptionSchema = z.object({
+  label: z.string().min(1),
+  description: z.string().optional(),
+  recommended: z.boolean().optional(),
+});
+export const InterviewQuestionSchema = z.object({
+  id,
+  header: z.string(),
+  question: z.string(),
+  options: z.array(InterviewOptionSchema).min(2).max(4),
+  allowNote: z.boolean().optional(),
+});
+export const InterviewSchema = z.object({
+  requestId: id,
+  questions: z.array(InterviewQuestionSchema).min(1).max(3),
+});
+
+/** An execution agent proposed planning (`start_planning`): "Enter planning workflow?". */
+export const EnterPlanningPromptSchema = z.object({ requestId: id, reason: z.string().optional() });
+
+/** A session tool-call or loop limit was reached: grant more? */
+export const GrantMorePromptSchema = z.object({
+  requestId: id,
+  kind: z.enum(['session_tool_calls', 'tool_loop']),
+  used: count,
+  max: count,
+});
+
+export const HandoffStepSchema = z.object({
+  label: z.string(),
+  status: z.enum(['pending', 'active', 'done', 'failed']),
+});
+/** While non-null a handoff is running: the panel shows the steps and disables input. */
+export const HandoffSchema = z.object({ steps: z.array(HandoffStepSchema) });
+
+/**
+ * Standing notices from the lifecycle. `keep_planning`: no valid plan yet, keep planning.
+ * `blocked_handoff`: the turn stopped because of blocked behaviour. Resume is offered only when
+ * `resumeAvailable` and a `sessionId` are both present.
+ */
+export const PanelNoticeSchema = z.object({
+  id,
+  kind: z.enum(['keep_planning', 'blocked_handoff', 'info', 'warning', 'error']),
+  text: z.string(),
+  resumeAvailable: z.boolean(),
+  sessionId: z.string().min(1).optional(),
+});
+
+export const LifecycleSchema = z.object({
+  state: LifecycleStateSchema,
+  mode: ModeSchema,
+  /** A turn is running: mode switches are locked. */
+  busy: z.boolean(),
+});
+
+export const FlagsSchema = z.object({
+  /** Only whether a key is stored; the key itself never reaches the webview. */
+  hasApiKey: z.boolean(),
+  /** Workspace trust: when false, shell and verify runs are off. */
+  trusted: z.boolean(),
+});
+
+export const ViewStateSchema = z.object({
+  lifecycle: LifecycleSchema,
+  flags: FlagsSchema,
+  transcript: z.array(TranscriptItemSchema),
+  tracker: TrackerSchema.nullable(),
+  budget: BudgetSchema.nullable(),
+  gate: GateSchema.nullable(),
+  interview: InterviewSchema.nullable(),
+  enterPlanning: EnterPlanningPromptSchema.nullable(),
+  grantMore: GrantMorePromptSchema.nullable(),
+  handoff: HandoffSchema.nullable(),
+  notices: z.array(PanelNoticeSchema),
+});
+
+export type Mode = z.infer<typeof ModeSchema>;
+export type LifecycleState = z.infer<typeof LifecycleStateSchema>;
+export type NoticeLevel = z.infer<typeof NoticeLevelSchema>;
+export type Verdict = z.infer<typeof VerdictSchema>;
+export type UserItem = z.infer<typeof UserItemSchema>;
+export type AssistantItem = z.infer<typeof AssistantItemSchema>;
+export type ThinkingItem = z.infer<typeof ThinkingItemSchema>;
+export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
+export type ToolResultItem = z.infer<typeof ToolResultItemSchema>;
+export type PlanItem = z.infer<typeof PlanItemSchema>;
+export type NoticeItem = z.infer<typeof NoticeItemSchema>;
+export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;
+export type TranscriptItemKind = TranscriptItem['kind'];
+export type ItemPatch = z.infer<typeof ItemPatchSchema>;
+export type TrackerStatus = z.infer<typeof TrackerStatusSchema>;
+export type LastVerify = z.infer<typeof LastVerifySchema>;
+export type Tracker = z.infer<typeof TrackerSchema>;
+export type Budget = z.infer<typeof BudgetSchema>;
+export type Gate = z.infer<typeof GateSchema>;
+export type InterviewOption = z.infer<typeof InterviewOptionSchema>;
+export type InterviewQuestion = z.infer<typeof InterviewQuestionSchema>;
+export type Interview = z.infer<typeof InterviewSchema>;
+export type EnterPlanningPrompt = z.infer<typeof EnterPlanningPromptSchema>;
+export type GrantMorePrompt = z.infer<typeof GrantMorePromptSchema>;
+export type HandoffStep = z.infer<typeof HandoffStepSchema>;
+export type Handoff = z.infer<typeof HandoffSchema>;
+export type PanelNotice = z.infer<typeof PanelNoticeSchema>;
+export type Lifecycle = z.infer<typeof LifecycleSchema>;
+export type Flags = z.infer<typeof FlagsSchema>;
+export type ViewState = z.infer<typeof ViewStateSchema>;
+
+/** The state of a panel with no session yet. */
+export function emptyViewState(): ViewState {
+  return {
+    lifecycle: { state: 'idle', mode: 'plan', busy: false },
+    flags: { hasApiKey: false, trusted: true },
+    transcript: [],
+    tracker: null,
+    budget: null,
+    gate: null,
+    interview: null,
+    enterPlanning: null,
+    grantMore: null,
+    handoff: null,
+    notices: [],
+  };
+}
