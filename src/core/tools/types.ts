@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { CommandRunner, Searcher, WorkspaceReader } from '../ports';
+import type { Spool } from '../spool';
+
+export type ToolKind = 'read' | 'list' | 'search' | 'interview' | 'tracker' | 'shell' | 'write' | 'other';
+
+/** What a tool may touch. The host builds one per turn; tools never reach the world any other way. */
+export interface ToolContext {
+  readonly reader: WorkspaceReader;
+  readonly searcher: Searcher;
+  /** Absent in hosts that cannot run processes: `exec_command` then says so. */
+  readonly runner?: CommandRunner;
+  readonly trusted: boolean;
+  /** The user's home folder, so the gate can resolve `~` arguments. */
+  readonly home?: string;
+  readonly signal?: AbortSignal;
+  /** Per-result preview limit in bytes (8 KiB while planning). Larger results are spooled. */
+  readonly previewLimitBytes: number;
+  /** Where oversized results go; `read_spool` pages through them. */
+  readonly spool: Spool;
+  /** Default 30000. */
+  readonly execTimeoutMs?: number;
+}
+
+export interface ToolResult {
+  readonly ok: boolean;
+  /** What the model sees (at most the preview limit, plus a spool reference when cut). */
+  readonly content: string;
+  /** UTF-8 size of the full result before any preview was cut. */
+  readonly bytes: number;
+  /** Set when the full result was spooled. */
+  readonly spoolId?: string;
+  /** An empty result, a search miss, a "not found": counts toward the low-signal guard. */
+  readonly lowSignal?: boolean;
+  /** The read-only gate refused the call before anything ran. */
+  readonly blocked?: boolean;
+}
+
+export interface ToolDefinition<A = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  readonly schema: z.ZodType<A>;
+  run(args: A, ctx: ToolContext): Promise<ToolResult>;
+}

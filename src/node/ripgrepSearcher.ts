@@ -1,0 +1,187 @@
+/**
+ * Code search through ripgrep: `rg --json`, parsed event by event, stopped (the process killed)
+ * as soon as one match more than the cap arrives. `createSearcher` picks ripgrep when an `rg`
+ * binary exists and the JavaScript fallback otherwise.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { SearchFileResult, SearchRequest, SearchResult, Searcher, WorkspaceReader } from '../core/ports';
+import { HEAVY_DIRS } from '../core/tools/ignoreRules';
+import { JsSearcher } from '../core/tools/jsSearch';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The first executable `rg` on `env.PATH`, or undefined. */
+export function findRipgrep(env: Env = process.env): string | undefined {
+  const path = env.PATH ?? env.Path ?? '';
+  const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd', 'rg'] : ['rg'];
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    for (const name of names) {
+      const candidate = join(dir, name);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ripgrep when available, else the JavaScript fallback. `rgPath`: a binary the host supplies;
+ * `null` forces the fallback; undefined looks `rg` up on `env.PATH`.
+ */
+export function createSearcher(reader: WorkspaceReader, rgPath?: string | null, env: Env = process.env): Searcher {
+  const found = rgPath === null ? undefined : rgPath !== undefined ? rgPath : findRipgrep(env);
+  return found !== undefined && isExecutableFile(found) ? new RipgrepSearcher(found) : new JsSearcher(reader);
+}
+
+interface RgText {
+  text?: string;
+  bytes?: string;
+}
+
+interface RgEvent {
+  type: string;
+  data?: { path?: RgText; lines?: RgText; line_number?: number | null };
+}
+
+export class RipgrepSearcher implements Searcher {
+  constructor(readonly rgPath: string) {}
+
+  search(request: SearchRequest): Promise<SearchResult> {
+    const isFile = statSync(request.root, { throwIfNoEntry: false })?.isFile() ?? false;
+    const cwd = isFile ? dirname(request.root) : request.root;
+    const target = isFile ? basename(request.root) : '.';
+    const args = [
+      '--json',
+      '--no-config',
+      '--hidden',
+      '--no-require-git',
+      '--no-ignore-dot',
+      '--no-ignore-global',
+      '--sort',
+      'path',
+      request.caseInsensitive ? '--ignore-case' : '--case-sensitive',
+      '--context',
+      String(Math.max(0, request.contextLines)),
+      '--regexp',
+      request.pattern,
+    ];
+    if (request.glob) args.push('--glob', request.glob);
+    // After the caller's glob, so these exclusions win.
+    for (const dir of HEAVY_DIRS) args.push('--glob', `!${dir}/`);
+    args.push('--', target);
+
+    return new Promise<SearchResult>((resolve, reject) => {
+      const files: SearchFileResult[] = [];
+      let current: SearchFileResult | undefined;
+      let matchCount = 0;
+      let truncated = false;
+      let stopped = false;
+      let stderr = '';
+      const signal = request.signal;
+      if (signal?.aborted) return reject(abortError(signal));
+
+      const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
+        child.kill('SIGKILL');
+      };
+      const onAbort = () => {
+        stop();
+        reject(abortError(signal));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const flush = () => {
+        if (current && current.lines.length > 0) files.push(current);
+        current = undefined;
+      };
+      const onEvent = (event: RgEvent) => {
+        const data = event.data;
+        if (event.type === 'begin') {
+          flush();
+          current = { path: cleanPath(textOf(data?.path)), lines: [] };
+        } else if (event.type === 'match' || event.type === 'context') {
+          const isMatch = event.type === 'match';
+          if (isMatch && matchCount >= request.maxMatches) {
+            truncated = true;
+            stop();
+            return;
+          }
+          if (isMatch) matchCount++;
+          current ??= { path: cleanPath(textOf(data?.path)), lines: [] };
+          const text = textOf(data?.lines).replace(/\r?\n$/, '');
+          current.lines.push({ line: data?.line_number ?? 0, text, match: isMatch });
+        } else if (event.type === 'end') {
+          flush();
+        }
+      };
+
+      const decoder = new StringDecoder('utf8');
+      let pending = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (stopped) return;
+        pending += decoder.write(chunk);
+        let nl: number;
+        while (!stopped && (nl = pending.indexOf('\n')) !== -1) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line.trim() !== '') onEvent(parseEvent(line));
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 4096) stderr += chunk.toString('utf8');
+      });
+      child.on('error', (err) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(new Error(`ripgrep could not be started (${this.rgPath}): ${err.message}`));
+      });
+      child.on('close', (code) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (signal?.aborted) return;
+        flush();
+        if (!stopped && code === 2 && matchCount === 0) {
+          reject(new Error(`ripgrep failed: ${stderr.trim() || 'exit code 2'}`));
+          return;
+        }
+        resolve({ files, matchCount, truncated, engine: 'ripgrep' });
+      });
+    });
+  }
+}
+
+function textOf(value: RgText | undefined): string {
+  if (value?.text !== undefined) return value.text;
+  if (value?.bytes !== undefined) return Buffer.from(value.bytes, 'base64').toString('utf8');
+  return '';
+}
+
+function parseEvent(line: string): RgEvent {
+  try {
+    return JSON.parse(line) as RgEvent;
+  } catch {
+    return { type: 'unparsable' };
+  }
+}
+
+function cleanPath(path: string): string {
+  const forward = process.platform === 'win32' ? path.split('\\').join('/') : path;
+  return forward.startsWith('./') ? forward.slice(2) : forward;
+}
+
+function abortError(signal: AbortSignal | undefined): Error {
+  return signal?.reason instanceof Error ? signal.reason : new Error('search cancelled');
+}

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SearchRequest, Searcher } from '../../src/core/ports';
+import { JsSearcher } from '../../src/core/tools/jsSearch';
+import { RipgrepSearcher, createSearcher, findRipgrep } from '../../src/node/ripgrepSearcher';
+import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+
+const rg = findRipgrep();
+
+function tree(): TempWorkspace {
+  return makeTempWorkspace({
+    '.gitignore': 'ignored.txt\nlogs/\n*.gen.ts\n!keep.gen.ts\n',
+    'a.ts': 'const needle = 1;\nline two\nline three\nneedle again\n',
+    'b/c.ts': 'x\ny\nNEEDLE upper\nz\n',
+    'b/d.py': 'needle = "py"\r\nother\r\n',
+    'b.ts': 'needle in b.ts\n',
+    'ignored.txt': 'needle ignored\n',
+    'logs/x.log': 'needle in logs\n',
+    'sub/.gitignore': 'local.ts\n',
+    'sub/local.ts': 'needle local\n',
+    'sub/kept.ts': 'needle kept\n',
+    'out.gen.ts': 'needle generated\n',
+    'keep.gen.ts': 'needle kept generated\n',
+    'node_modules/pkg/index.js': 'needle dependency\n',
+    'dist/bundle.js': 'needle built\n',
+    '.github/workflow.yml': 'needle hidden\n',
+    'image.bin': new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]),
+  });
+}
+
+function request(ws: TempWorkspace, extra: Partial<SearchRequest> = {}): SearchRequest {
+  return { root: ws.root, pattern: 'needle', contextLines: 0, maxMatches: 300, ...extra };
+}
+
+describe('searchers', () => {
+  it('findRipgrep finds an executable rg on PATH and nothing on a PATH without one', () => {
+    assert.ok(rg, 'this suite expects rg to be installed');
+    assert.match(rg, /rg(\.exe)?$/);
+    const dir = mkdtempSync(join(tmpdir(), 'planwise-path-'));
+    try {
+      assert.equal(findRipgrep({ PATH: dir }), undefined);
+      writeFileSync(join(dir, 'rg'), '#!/bin/sh\n');
+      assert.equal(findRipgrep({ PATH: dir }), undefined, 'a non-executable rg is skipped');
+      chmodSync(join(dir, 'rg'), 0o755);
+      assert.equal(findRipgrep({ PATH: dir }), join(dir, 'rg'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('createSearcher picks ripgrep when it exists and the JavaScript fallback otherwise', () => {
+    const ws = makeTempWorkspace();
+    try {
+      assert.ok(createSearcher(ws.reader) instanceof RipgrepSearcher);
+      assert.ok(createSearcher(ws.reader, rg) instanceof RipgrepSearcher);
+      assert.ok(createSearcher(ws.reader, null) instanceof JsSearcher);
+      assert.ok(createSearcher(ws.reader, undefined, { PATH: ws.root }) instanceof JsSearcher);
+      assert.ok(createSearcher(ws.reader, ws.path('no-rg-here')) instanceof JsSearcher);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  const engines: [string, (ws: TempWorkspace) => Searcher][] = [
+    ['ripgrep', () => new RipgrepSearcher(rg!)],
+    ['javascript', (ws) => new JsSearcher(ws.reader)],
+  ];
+
+  for (const [engine, make] of engines) {
+    describe(engine, () => {
+      let ws: TempWorkspace;
+      beforeEach(() => (ws = tree()));
+      afterEach(() => ws.cleanup());
+
+      it('finds matches in path order, honouring .gitignore, heavy folders and binary files', async () => {
+        const r = await make(ws).search(request(ws));
+        assert.equal(r.engine, engine);
+        assert.deepEqual(
+          r.files.map((f) => f.path),
+          ['.github/workflow.yml', 'a.ts', 'b/d.py', 'b.ts', 'keep.gen.ts', 'sub/kept.ts'],
+        );
+        assert.equal(r.matchCount, 7);
+        assert.equal(r.truncated, false);
+        assert.deepEqual(r.files[1]!.lines, [
+          { line: 1, text: 'const needle = 1;', match: true },
+          { line: 4, text: 'needle again', match: true },
+        ]);
+        assert.deepEqual(r.files[2]!.lines, [{ line: 1, text: 'needle = "py"', match: true }], 'CR is stripped');
+      });
+
+      it('gives context lines around matches, merged where they overlap', async () => {
+        const r = await make(ws).search(request(ws, { glob: 'a.ts', contextLines: 1 }));
+        assert.deepEqual(r.files, [
+          {
+            path: 'a.ts',
+            lines: [
+              { line: 1, text: 'const needle = 1;', match: true },
+              { line: 2, text: 'line two', match: false },
+              { line: 3, text: 'line three', match: false },
+              { line: 4, text: 'needle again', match: true },
+            ],
+          },
+        ]);
+      });
+
+      it('filters by glob on the file name or the relative path', async () => {
+        const byName = await make(ws).search(request(ws, { glob: '*.py' }));
+        assert.deepEqual(
+          byName.files.map((f) => f.path),
+          ['b/d.py'],
+        );
+        const byPath = await make(ws).search(request(ws, { glob: 'b/**' }));
+        assert.deepEqual(
+          byPath.files.map((f) => f.path),
+          ['b/d.py'],
+        );
+        const braces = await make(ws).search(request(ws, { glob: '*.{py,yml}' }));
+        assert.deepEqual(
+          braces.files.map((f) => f.path),
+          ['.github/workflow.yml', 'b/d.py'],
+        );
+      });
+
+      it('searches case-insensitively on request, or with a leading (?i)', async () => {
+        const flag = await make(ws).search(request(ws, { glob: 'c.ts', caseInsensitive: true }));
+        assert.equal(flag.matchCount, 1);
+        const inline = await make(ws).search(request(ws, { glob: 'c.ts', pattern: '(?i)needle' }));
+        assert.equal(inline.matchCount, 1);
+        const plain = await make(ws).search(request(ws, { glob: 'c.ts' }));
+        assert.equal(plain.matchCount, 0);
+      });
+
+      it('searches a single file given as the root', async () => {
+        const r = await make(ws).search(request(ws, { root: ws.path('b/c.ts'), pattern: 'y|z' }));
+        assert.deepEqual(r.files, [
+          {
+            path: 'c.ts',
+            lines: [
+              { line: 2, text: 'y', match: true },
+              { line: 4, text: 'z', match: true },
+            ],
+          },
+        ]);
+      });
+
+      it('stops at maxMatches and says more exist, but not when exactly that many exist', async () => {
+        ws.write('many.txt', Array.from({ length: 50 }, (_, i) => `hit ${i}`).join('\n') + '\n');
+        ws.write('more.txt', 'hit more\n');
+        const cut = await make(ws).search(request(ws, { pattern: '^hit', maxMatches: 20, contextLines: 0 }));
+        assert.equal(cut.matchCount, 20);
+        assert.equal(cut.truncated, true);
+        assert.deepEqual(
+          cut.files.map((f) => f.path),
+          ['many.txt'],
+        );
+        assert.equal(cut.files[0]!.lines.at(-1)!.text, 'hit 19');
+        const exact = await make(ws).search(request(ws, { pattern: '^hit', maxMatches: 51 }));
+        assert.equal(exact.matchCount, 51);
+        assert.equal(exact.truncated, false);
+      });
+
+      it('reports an invalid regular expression', async () => {
+        await assert.rejects(make(ws).search(request(ws, { pattern: 'a(b' })), /regex|regular expression/i);
+      });
+
+      it('stops when cancelled', async () => {
+        const controller = new AbortController();
+        controller.abort(new Error('user cancelled'));
+        await assert.rejects(make(ws).search(request(ws, { signal: controller.signal })), /user cancelled/);
+      });
+    });
+  }
+
+  it('both engines give identical results on the same tree', async () => {
+    const ws = tree();
+    try {
+      ws.write(
+        'ctx.txt',
+        Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? `needle ${i}` : `filler ${i}`)).join('\n'),
+      );
+      for (const extra of [{}, { contextLines: 2 }, { contextLines: 3, maxMatches: 4 }, { glob: '!*.ts' }]) {
+        const a = await new RipgrepSearcher(rg!).search(request(ws, extra));
+        const b = await new JsSearcher(ws.reader).search(request(ws, extra));
+        assert.deepEqual({ ...b, engine: 'ripgrep' }, a, `differ for ${JSON.stringify(extra)}`);
+      }
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
