@@ -1,0 +1,202 @@
+/**
+ * Implementation steps (rules §3): numbered lines (`N.`, `N)`, `N:`, optionally `Step N:`, bold
+ * or not), each followed by its unnumbered continuation lines. The first line is split on `->`
+ * (`→` counts); a `verify:`/`verification:` segment is the check, the segments between action and
+ * check are targets. Continuation lines labelled `files:`, `files/symbols:`, `target:`, `verify:`…
+ * add targets and checks, bulleted and bold or not.
+ */
+import type { PlanError, ParsedStep } from './types';
+import type { PlanLine } from './sections';
+import { splitArrows, stripEmphasis, valueItems } from './text';
+import { isConcreteCheck } from './verification';
+
+export const STEP_ERROR_TARGET = 'must name a concrete file, symbol, or behavior target';
+export const STEP_ERROR_NO_VERIFY = 'must include a `verify:` or `verification:` marker';
+export const STEP_ERROR_VAGUE_VERIFY = 'verification marker must include a concrete command or check';
+
+/** A parsed step plus what the validator needs to judge it. */
+export interface StepDraft extends ParsedStep {
+  hasVerifyMarker: boolean;
+}
+
+const STEP_LINE = /^(\s*)(?:\*\*|__)?(?:step\s+)?(\d+)\s*[.):](?:\*\*|__)?(?:\s+(.*))?$/i;
+const LABEL =
+  /^(?:\*\*|__)?\s*(files\/symbols|files|file|symbols|symbol|targets|target|behaviou?r|verification|verify|outcomes?)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
+
+type LabelKind = 'target' | 'verify' | 'outcome';
+
+/** Recognises a labelled segment or continuation line; undefined for plain text. */
+function labelled(text: string): { kind: LabelKind; value: string } | undefined {
+  const m = LABEL.exec(text.trim());
+  if (!m) return undefined;
+  const label = (m[1] as string).toLowerCase();
+  // A closing `**` may trail the value when the whole segment was bold: `**verify: npm test**`.
+  const value = (m[2] as string).replace(/(?:\*\*|__)\s*$/, '').trim();
+  if (label === 'verify' || label === 'verification') return { kind: 'verify', value };
+  if (label.startsWith('outcome')) return { kind: 'outcome', value };
+  return { kind: 'target', value };
+}
+
+function cleanItem(item: string): string {
+  return item
+    .trim()
+    .replace(/^`(.*)`$/s, '$1')
+    .trim();
+}
+
+function addItems(into: string[], value: string): void {
+  for (const item of valueItems(value)) {
+    const clean = cleanItem(item);
+    if (clean.length > 0) into.push(clean);
+  }
+}
+
+/** Parses the numbered steps out of the Implementation Steps section's lines. */
+export function parseSteps(lines: readonly PlanLine[]): StepDraft[] {
+  const steps: StepDraft[] = [];
+  let baseIndent: number | undefined;
+  let current: StepDraft | undefined;
+  for (const l of lines) {
+    const m = l.inFence ? null : STEP_LINE.exec(l.text);
+    const indent = m ? (m[1] as string).length : 0;
+    if (m && (baseIndent === undefined || indent <= baseIndent + 1)) {
+      baseIndent ??= indent;
+      current = startStep(steps.length + 1, l, (m[3] ?? '').trim());
+      steps.push(current);
+      continue;
+    }
+    if (!current) continue;
+    current.text += `\n${l.text}`;
+    if (l.inFence) continue;
+    const body = l.text.trim().replace(/^[-*+]\s+/, '');
+    const label = labelled(body);
+    if (!label) continue;
+    if (label.kind === 'verify') {
+      current.hasVerifyMarker = true;
+      addItems(current.verify, label.value);
+    } else if (label.kind === 'target') {
+      addItems(current.targets, label.value);
+    }
+  }
+  return steps;
+}
+
+function startStep(index: number, l: PlanLine, rest: string): StepDraft {
+  const segments = splitArrows(rest);
+  const step: StepDraft = {
+    index,
+    line: l.line,
+    action: (segments[0] ?? '').trim(),
+    targets: [],
+    verify: [],
+    text: l.text,
+    hasVerifyMarker: false,
+  };
+  for (const segment of segments.slice(1)) {
+    const label = labelled(segment);
+    if (!label) {
+      addItems(step.targets, segment);
+    } else if (label.kind === 'verify') {
+      step.hasVerifyMarker = true;
+      addItems(step.verify, label.value);
+    } else if (label.kind === 'target') {
+      addItems(step.targets, label.value);
+    }
+  }
+  return step;
+}
+
+const GENERIC_EXACT = new Set([
+  'file',
+  'files',
+  'code',
+  'implementation',
+  'relevant code',
+  'appropriate files',
+  'the implementation',
+  'existing code',
+  '[file]',
+  'foo bar',
+]);
+const GENERIC_PREFIXES = ['relevant ', 'appropriate ', 'affected ', 'existing ', 'the ', 'a ', 'some ', 'any '];
+/** Well-known files without an extension. */
+const EXTENSIONLESS_FILES = new Set([
+  'makefile',
+  'dockerfile',
+  'gemfile',
+  'rakefile',
+  'procfile',
+  'justfile',
+  'vagrantfile',
+  'brewfile',
+]);
+
+/** True when one word of a target is concrete: a path, a symbol, or a file name. */
+function isConcreteWord(word: string): boolean {
+  const w = word.replace(/^[("'[]+|[)"',.;:\]!?]+$/g, '');
+  if (w.length === 0) return false;
+  if (/[/\\_]|::/.test(w)) return true;
+  if (/^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(w) && /[A-Za-z0-9]\./.test(w)) return true;
+  if (/^.+[A-Z]/u.test(w)) return true;
+  return EXTENSIONLESS_FILES.has(w.toLowerCase());
+}
+
+/**
+ * Rules §3 "concrete target": some word is a path (`/`, `\`), a symbol (`::`, `_`, an uppercase
+ * letter after the first character) or a file name with an extension; or the target is a
+ * behaviour phrase of at least two words. Generic targets (`relevant code`, `the implementation`…)
+ * fail; a generic prefix only fails when no word is concrete.
+ */
+export function isConcreteTarget(target: string): boolean {
+  const text = stripEmphasis(target).trim();
+  const norm = text.toLowerCase().replace(/\s+/g, ' ');
+  if (norm.length === 0) return false;
+  if (GENERIC_EXACT.has(norm) || GENERIC_EXACT.has(norm.replace(/^\[|\]$/g, ''))) return false;
+  const words = norm.split(' ');
+  if (text.split(/\s+/).some(isConcreteWord)) return true;
+  if (GENERIC_PREFIXES.some((p) => norm.startsWith(p))) return false;
+  return words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+}
+
+function quoteList(items: readonly string[]): string {
+  return items.map((i) => `"${i.length > 80 ? `${i.slice(0, 77)}...` : i}"`).join(', ');
+}
+
+/** The step errors of rules §3, in order, reported as `step N: reason`, each with a hint. */
+export function stepErrors(step: StepDraft): PlanError[] {
+  const errors: PlanError[] = [];
+  const fail = (reason: string, hint: string) =>
+    errors.push({ message: `step ${step.index}: ${reason}`, step: step.index, line: step.line, hint });
+  if (!step.targets.some(isConcreteTarget)) {
+    fail(
+      STEP_ERROR_TARGET,
+      step.targets.length === 0
+        ? 'no target given (the action text does not count): add "-> files: [path/to/file.ts]" after the action, or a "files:" line under the step'
+        : `too generic: ${quoteList(step.targets)}; name a path (src/a.ts), a symbol (parseCase, mod::fn) or a behaviour of two or more words`,
+    );
+  }
+  if (!step.hasVerifyMarker) {
+    fail(STEP_ERROR_NO_VERIFY, 'end the step line with "-> verify: [npm test]" or add a "verify:" line under the step');
+  } else {
+    const vague = step.verify.filter((v) => !isConcreteCheck(v));
+    if (step.verify.length === 0 || vague.length > 0) {
+      fail(
+        STEP_ERROR_VAGUE_VERIFY,
+        `${step.verify.length === 0 ? 'the verify: marker is empty' : `not concrete: ${quoteList(vague)}`}; start each comma-separated check with a command (npm test, cargo test x) or state an observable check ("confirm the panel shows the plan")`,
+      );
+    }
+  }
+  return errors;
+}
+
+/** The public view of a step draft. */
+export function publicStep(step: StepDraft): ParsedStep {
+  return {
+    index: step.index,
+    line: step.line,
+    action: step.action,
+    targets: [...step.targets],
+    verify: [...step.verify],
+    text: step.text.trimEnd(),
+  };
+}

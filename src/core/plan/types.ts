@@ -1,0 +1,41 @@
+/** Shared shapes of the plan artifact. Re-exported by `validator.ts`. */
+
+/** One validation problem. `step` is the 1-based position of the implementation step; `line` is 1-based. */
+export interface PlanError {
+  message: string;
+  step?: number;
+  line?: number;
+  /** How to fix it, with the offending text quoted (shown in repair feedback and the CLI). */
+  hint?: string;
+}
+
+/** One numbered implementation step as parsed from the plan. */
+export interface ParsedStep {
+  /** 1-based position among the plan's implementation steps (not the number written in the plan). */
+  index: number;
+  /** 1-based line of the step's numbered line in the plan markdown. */
+  line: number;
+  /** The action: the first `->` segment of the step line. */
+  action: string;
+  /** Files, symbols or behaviour targets (bracket lists split into items, prefixes stripped). */
+  targets: string[];
+  /** Verification commands or checks (bracket lists split on commas outside quotes). */
+  verify: string[];
+  /** The step's full text: the numbered line and its continuation lines, as written. */
+  text: string;
+}
+
+/** What the validator understood of a plan, valid or not. */
+export interface PlanSummary {
+  /** The first `#` heading that is not a section name, without emphasis; '' when absent. */
+  title: string;
+  /** The Summary section's text, trimmed. */
+  summary: string;
+  steps: ParsedStep[];
+  /** Items of the Test Cases and Validation section (bullets stripped). */
+  validationItems: string[];
+  /** Items of the Assumptions and Defaults section (bullets stripped). */
+  assumptions: string[];
+  /** Every section found, in order: canonical names for known sections, the label as written for others. */
+  sections: string[];
+}
