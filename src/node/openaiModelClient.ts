@@ -11,11 +11,17 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { Stream } from 'openai/streaming';
 import { ModelError } from '../core/agent/model';
 import type { ChatMessage, ModelClient, ModelRequest, ModelStreamEvent, ToolSchema } from '../core/agent/model';
 import { StreamAccumulator } from '../core/agent/streamAccumulator';
-import { abortedError, rejectsStreamOptions, requestError, retryAdvice, streamError } from './openaiModelErrors';
+import {
+  abortedError,
+  formatDuration,
+  rejectsStreamOptions,
+  requestError,
+  retryAdvice,
+  streamError,
+} from './openaiModelErrors';
 import type { ErrorContext } from './openaiModelErrors';
 
 export interface OpenAIModelClientOptions {
@@ -257,7 +263,7 @@ export class OpenAIModelClient implements ModelClient {
             reject(
               new ModelError(
                 'stream',
-                `The model '${ctx.model}' at ${ctx.baseURL} sent nothing for ${Math.round(this.timeoutMs / 1000)}s ` +
+                `The model '${ctx.model}' at ${ctx.baseURL} sent nothing for ${formatDuration(this.timeoutMs)} ` +
                   'in the middle of its answer, so the stream was abandoned. Try again; if it keeps happening, check the server.',
               ),
             ),

@@ -24,6 +24,13 @@ export interface ErrorContext {
 
 export const abortedError = (): ModelError => new ModelError('aborted', 'The model request was cancelled.');
 
+/** `300ms`, `2s`, `1.5s`, `10min`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000}min`;
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
 const CONNECTION_REASONS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'the host name could not be resolved',
@@ -122,7 +129,7 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
   if (err instanceof APIConnectionTimeoutError) {
     return new ModelError(
       'unreachable',
-      `The model '${model}' at ${baseURL} did not answer within ${Math.round(ctx.timeoutMs / 1000)}s. ` +
+      `The model '${model}' at ${baseURL} did not answer within ${formatDuration(ctx.timeoutMs)}. ` +
         'Check that the server is running and not overloaded (a large local model can take long to load), or raise the timeout.',
     );
   }
