@@ -1,0 +1,107 @@
+/** `list_files`: a breadth-first listing that skips heavy and gitignored entries, capped. */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { displayPath, resolveWorkspacePath } from '../paths';
+import { failure, resultOf } from './result';
+import { IgnoreRules, rootOf } from './ignoreRules';
+import type { ToolDefinition } from './types';
+
+export const LIST_FILES_MAX_ENTRIES = 200;
+/** After the cap, at most this many more entries are counted to say how many were left out. */
+const COUNT_BUDGET = 20000;
+
+const schema = z.object({
+  path: z.string().optional().describe("default '.'"),
+  depth: z.number().int().min(1).optional().describe('levels to descend; 1 = direct children only'),
+});
+
+export type ListFilesArgs = z.infer<typeof schema>;
+
+export interface ListFilesOptions {
+  readonly maxEntries?: number;
+}
+
+export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinition<ListFilesArgs> {
+  const maxEntries = options.maxEntries ?? LIST_FILES_MAX_ENTRIES;
+  return {
+    name: 'list_files',
+    description: 'List a folder breadth-first (dependency/build folders and .gitignore entries skipped).',
+    kind: 'list',
+    schema,
+    async run(args, ctx) {
+      const input = args.path ?? '.';
+      const resolved = await resolveWorkspacePath(ctx.reader, input);
+      if ('error' in resolved) return failure(`list_files refused: ${resolved.error}`);
+      const top = displayPath(ctx.reader.roots, resolved.abs);
+      const stat = await ctx.reader.stat(resolved.real);
+      if (!stat) return failure(`list_files: ${top} does not exist`, { lowSignal: true });
+      if (stat.type !== 'dir') return failure(`list_files: ${top} is a file, not a folder; use read_file to read it`);
+
+      const maxDepth = args.depth ?? Number.POSITIVE_INFINITY;
+      const rules = new IgnoreRules(ctx.reader, rootOf(ctx.reader.roots, resolved.real) ?? resolved.real);
+      const queue: { real: string; shown: string; level: number }[] = [{ real: resolved.real, shown: top, level: 1 }];
+      const lines: string[] = [];
+      let leftOut = 0;
+      let hidden = 0;
+      let unreadable = 0;
+      let counted = 0;
+      let symlinks = false;
+      for (let q = 0; q < queue.length; q++) {
+        if (ctx.signal?.aborted) return failure('list_files was cancelled');
+        const { real, shown, level } = queue[q]!;
+        const full = lines.length >= maxEntries;
+        if (full && counted >= COUNT_BUDGET) break;
+        let entries;
+        try {
+          entries = await ctx.reader.readDir(real);
+        } catch {
+          unreadable++;
+          continue;
+        }
+        entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (const entry of entries) {
+          const childReal = join(real, entry.name);
+          const childShown = shown === '.' ? entry.name : `${shown}/${entry.name}`;
+          const isDir = entry.type === 'dir';
+          const exclusion = await rules.check(childReal, isDir);
+          if (exclusion === 'gitignore') {
+            hidden++;
+            continue;
+          }
+          const opens = isDir && exclusion === undefined && level < maxDepth;
+          if (lines.length >= maxEntries) {
+            leftOut++;
+            counted++;
+            if (opens && counted < COUNT_BUDGET) queue.push({ real: childReal, shown: childShown, level: level + 1 });
+            continue;
+          }
+          if (exclusion === 'heavy') lines.push(`${childShown}/ (skipped: dependency/build folder)`);
+          else if (isDir) lines.push(`${childShown}/`);
+          else if (entry.type === 'symlink') {
+            symlinks = true;
+            lines.push(`${childShown}@`);
+          } else lines.push(childShown);
+          if (opens) queue.push({ real: childReal, shown: childShown, level: level + 1 });
+        }
+      }
+
+      const notes: string[] = [];
+      if (leftOut > 0) {
+        const more = counted >= COUNT_BUDGET ? `more than ${leftOut}` : String(leftOut);
+        notes.push(
+          `[${lines.length} entries shown, ${more} left out (limit ${maxEntries}): list a subfolder or pass a smaller depth]`,
+        );
+      }
+      if (hidden > 0) notes.push(`[${hidden} entries hidden by .gitignore]`);
+      if (unreadable > 0) notes.push(`[${unreadable} folders could not be read]`);
+      if (symlinks) notes.push('[@ marks a symlink; it is not followed]');
+      if (lines.length === 0) {
+        const why = hidden > 0 ? `has nothing to show (${hidden} entries hidden by .gitignore)` : 'is an empty folder';
+        return resultOf(ctx, `${top} ${why}`, { lowSignal: true });
+      }
+      return resultOf(ctx, [...lines, ...notes].join('\n'));
+    },
+  };
+}
+
+export const listFilesTool = createListFilesTool();

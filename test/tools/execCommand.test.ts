@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync } from 'node:fs';
+import type { CommandRunner, RunOptions, RunResult } from '../../src/core/ports';
+import { EXEC_DEFAULT_TIMEOUT_MS, execCommandTool } from '../../src/core/tools/execCommand';
+import type { ToolContext } from '../../src/core/tools/types';
+import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { contextFor } from './helpers';
+
+/** A runner that records what it was asked and runs nothing. */
+class RecordingRunner implements CommandRunner {
+  readonly calls: { command: string; options: RunOptions }[] = [];
+  async run(command: string, options: RunOptions): Promise<RunResult> {
+    this.calls.push({ command, options });
+    return { exitCode: 0, stdout: 'recorded\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
+  }
+}
+
+describe('exec_command', () => {
+  let ws: TempWorkspace;
+  let ctx: ToolContext;
+  beforeEach(() => {
+    ws = makeTempWorkspace({ 'a.txt': 'alpha\n', 'src/b.ts': 'b\n' });
+    ctx = contextFor(ws);
+  });
+  afterEach(() => ws.cleanup());
+
+  it('runs an allowed command in the workspace root and returns exit code, stdout and stderr', async () => {
+    const r = await execCommandTool.run({ command: 'pwd && ls src' }, ctx);
+    assert.equal(r.ok, true);
+    assert.equal(r.content, `exit code 0\nstdout:\n${ws.root}\nb.ts\nstderr: (empty)`);
+    assert.equal(r.lowSignal, undefined);
+  });
+
+  it('reports a failing command with its exit code and stderr, as low signal when it printed nothing', async () => {
+    const r = await execCommandTool.run({ command: 'cat missing.txt' }, ctx);
+    assert.equal(r.ok, false);
+    assert.equal(r.lowSignal, true);
+    assert.match(r.content, /^exit code 1\nstdout: \(empty\)\nstderr:\n.*missing\.txt.*No such file/);
+  });
+
+  it('never runs what the gate blocks: the file the command would create does not appear', async () => {
+    for (const command of [
+      'touch made.txt',
+      'echo hi > made.txt',
+      'ls && touch made.txt',
+      'cat a.txt | tee made.txt',
+    ]) {
+      const r = await execCommandTool.run({ command }, ctx);
+      assert.equal(r.ok, false, command);
+      assert.equal(r.blocked, true, command);
+      assert.match(r.content, /^blocked: /, command);
+      assert.equal(existsSync(ws.path('made.txt')), false, `${command} was not executed`);
+    }
+  });
+
+  it('does not call the runner for a blocked command', async () => {
+    const runner = new RecordingRunner();
+    const r = await execCommandTool.run({ command: 'rm -rf src' }, { ...ctx, runner });
+    assert.equal(r.blocked, true);
+    assert.deepEqual(runner.calls, []);
+    assert.equal(existsSync(ws.path('src/b.ts')), true);
+  });
+
+  it('is off in an untrusted workspace, even for a harmless command', async () => {
+    const runner = new RecordingRunner();
+    const r = await execCommandTool.run({ command: 'ls' }, { ...ctx, runner, trusted: false });
+    assert.equal(r.blocked, true);
+    assert.match(r.content, /^blocked: exec_command is off because this workspace is not trusted/);
+    assert.deepEqual(runner.calls, []);
+  });
+
+  it('passes the root, the pager/lock environment, the timeout and an output cap to the runner', async () => {
+    const runner = new RecordingRunner();
+    await execCommandTool.run({ command: 'git log --oneline' }, { ...ctx, runner });
+    assert.equal(runner.calls.length, 1);
+    const { command, options } = runner.calls[0]!;
+    assert.equal(command, 'git log --oneline');
+    assert.equal(options.cwd, ws.root);
+    assert.deepEqual(options.env, {
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_EXTERNAL_DIFF: undefined,
+    });
+    assert.ok('GIT_EXTERNAL_DIFF' in options.env!, 'GIT_EXTERNAL_DIFF is removed, not inherited');
+    assert.equal(options.timeoutMs, EXEC_DEFAULT_TIMEOUT_MS);
+    assert.ok(options.maxOutputBytes > 0);
+  });
+
+  it('removes an inherited GIT_EXTERNAL_DIFF, so git diff cannot run an outside program', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.root, stdio: 'ignore' });
+    git('init', '-q');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', 'a.txt');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'first');
+    ws.write('a.txt', 'alpha changed\n');
+    const marker = ws.path('../outside/external-diff-ran');
+    const script = ws.write('../outside/diff.sh', `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(script, 0o755);
+    const saved = process.env.GIT_EXTERNAL_DIFF;
+    process.env.GIT_EXTERNAL_DIFF = script;
+    try {
+      const r = await execCommandTool.run({ command: 'git diff' }, ctx);
+      assert.match(r.content, /^exit code 0\nstdout:\ndiff --git a\/a\.txt b\/a\.txt/);
+      assert.ok(r.content.includes('+alpha changed'));
+      assert.equal(existsSync(marker), false, 'the external diff program never ran');
+    } finally {
+      if (saved === undefined) delete process.env.GIT_EXTERNAL_DIFF;
+      else process.env.GIT_EXTERNAL_DIFF = saved;
+    }
+  });
+
+  it('kills a command that runs past the timeout and says so', async () => {
+    const r = await execCommandTool.run({ command: 'tail -f a.txt' }, { ...ctx, execTimeoutMs: 300 });
+    assert.equal(r.ok, false);
+    assert.match(r.content, /^timed out after 0\.3 s and was killed; output so far:\nstdout:\nalpha\n/);
+  });
+
+  it('spools long output, keeping head and tail', async () => {
+    ws.write('big.txt', Array.from({ length: 3000 }, (_, i) => `row ${i}`).join('\n') + '\n');
+    const r = await execCommandTool.run({ command: 'cat big.txt' }, ctx);
+    assert.ok(r.spoolId);
+    assert.ok(r.content.startsWith('exit code 0\nstdout:\nrow 0\n'));
+    assert.ok(r.content.includes('row 2999\nstderr: (empty)'));
+    assert.ok(r.bytes > ctx.previewLimitBytes);
+  });
+
+  it('says so when the host cannot run commands', async () => {
+    const { runner: _none, ...noRunner } = ctx;
+    const r = await execCommandTool.run({ command: 'ls' }, noRunner);
+    assert.match(r.content, /not available here/);
+  });
+});
