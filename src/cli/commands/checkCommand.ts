@@ -1,6 +1,129 @@
-import type { CliCommand } from '../io';
+/**
+ * `planwise check-command`: asks the read-only gate about one command, or about a batch of JSON
+ * lines read from stdin, so anyone can audit the policy against their own command list.
+ */
+import * as path from 'node:path';
+import { checkShellCommand, type GateContext, type Verdict } from '../../core/gate';
+import { NodeWorkspaceReader } from '../../node/fsWorkspace';
+import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
-export const checkCommand: CliCommand = async (_args, io) => {
-  io.stderr.write('check-command: not built yet\n');
-  return 2;
+const USAGE = `Usage: planwise check-command [options] -- "<command>"
+       planwise check-command [options] --batch < commands.jsonl
+
+Checks a shell command against the planning agent's read-only gate and prints the reason.
+
+Options:
+  --workspace DIR  workspace root the command would run in (default: the current directory)
+  --untrusted      judge as in an untrusted workspace (project code such as 'npm test' is refused)
+  --json           print {"command","allowed","reason"} as one JSON line
+  --batch          read JSON lines {"command": "..."} from stdin; write one JSON line per command
+  -h, --help       show this help
+
+Exit status: 0 allowed, 1 blocked, 2 usage error. With --batch: 0, or 2 when an input line was malformed.
+`;
+
+interface Options {
+  workspace?: string;
+  untrusted: boolean;
+  json: boolean;
+  batch: boolean;
+  help: boolean;
+  command: string[];
+}
+
+function parseArgs(args: readonly string[]): Options | string {
+  const o: Options = { untrusted: false, json: false, batch: false, help: false, command: [] };
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] as string;
+    if (a === '--') {
+      o.command.push(...args.slice(k + 1));
+      break;
+    }
+    if (a === '--workspace') {
+      const dir = args[++k];
+      if (dir === undefined) return '--workspace needs a directory';
+      o.workspace = dir;
+    } else if (a.startsWith('--workspace=')) o.workspace = a.slice('--workspace='.length);
+    else if (a === '--untrusted') o.untrusted = true;
+    else if (a === '--json') o.json = true;
+    else if (a === '--batch') o.batch = true;
+    else if (a === '--help' || a === '-h') o.help = true;
+    else if (a.startsWith('-')) return `unknown option '${a}'`;
+    else o.command.push(a);
+  }
+  if (o.help) return o;
+  if (o.batch && o.command.length > 0) return '--batch reads commands from stdin; do not also give a command';
+  if (!o.batch && o.command.length === 0)
+    return 'no command given; put it after --, e.g. check-command -- "git status"';
+  return o;
+}
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr.write(`planwise check-command: ${message}\n\n${USAGE}`);
+  return EXIT_USAGE;
+}
+
+function line(command: string, v: Verdict): string {
+  return `${JSON.stringify({ command, allowed: v.allowed, reason: v.reason })}\n`;
+}
+
+/** Reads stdin line by line, answering each line as it arrives. Returns whether any line was malformed. */
+async function runBatch(io: CliIO, ctx: GateContext): Promise<boolean> {
+  let malformed = false;
+  let lineNo = 0;
+  let pending = '';
+  const handle = (text: string) => {
+    lineNo++;
+    if (text.trim() === '') return;
+    let command: unknown;
+    try {
+      const value: unknown = JSON.parse(text);
+      command = typeof value === 'object' && value !== null ? (value as { command?: unknown }).command : undefined;
+    } catch {
+      command = undefined;
+    }
+    if (typeof command !== 'string') {
+      malformed = true;
+      const error = `malformed input line ${lineNo}: expected a JSON object like {"command": "..."}`;
+      io.stdout.write(`${JSON.stringify({ line: lineNo, error })}\n`);
+      return;
+    }
+    io.stdout.write(line(command, checkShellCommand(command, ctx)));
+  };
+  for await (const chunk of io.stdin) {
+    pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    let nl = pending.indexOf('\n');
+    while (nl >= 0) {
+      handle(pending.slice(0, nl).replace(/\r$/, ''));
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf('\n');
+    }
+  }
+  if (pending !== '') handle(pending.replace(/\r$/, ''));
+  return malformed;
+}
+
+export const checkCommand: CliCommand = async (args, io) => {
+  const o = parseArgs(args);
+  if (typeof o === 'string') return usageError(io, o);
+  if (o.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const workspace = path.resolve(io.cwd, o.workspace ?? '.');
+  let roots: readonly string[] | undefined;
+  try {
+    const reader = new NodeWorkspaceReader([workspace]);
+    if ((await reader.stat(reader.roots[0] as string))?.type === 'dir') roots = reader.roots;
+  } catch {
+    roots = undefined;
+  }
+  if (!roots) return usageError(io, `workspace '${workspace}' is not an existing directory`);
+  const ctx: GateContext = { roots, trusted: !o.untrusted, home: io.env['HOME'] ?? io.env['USERPROFILE'] };
+  if (o.batch) return (await runBatch(io, ctx)) ? EXIT_USAGE : 0;
+
+  const command = o.command.join(' ');
+  const verdict = checkShellCommand(command, ctx);
+  io.stdout.write(o.json ? line(command, verdict) : `${verdict.reason}\n`);
+  return verdict.allowed ? 0 : 1;
 };

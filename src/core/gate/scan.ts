@@ -1,0 +1,319 @@
+/**
+ * Steps 1–3 of rules §1.1 in one pass over the raw command string: raw-string rejections,
+ * redirections, then the split into segments. The scanner follows POSIX shell quoting itself and
+ * then asks `shell-quote` to tokenise the same text; the command counts as parsed only when both
+ * agree word for word, so a construct either of them misreads is rejected instead of guessed at.
+ */
+import { parse } from 'shell-quote';
+import { blocked, type Segment, type Verdict, type Word } from './types';
+
+export type ScanResult =
+  { readonly ok: true; readonly segments: Segment[] } | { readonly ok: false; readonly verdict: Verdict };
+
+type Op = '&&' | '||' | ';' | '|' | '\n';
+type Token = Word | Op;
+
+const NORMAL = 0;
+const SINGLE = 1;
+const DOUBLE = 2;
+
+const ALLOWED_REDIRECTS = ['2>&1', '2>/dev/null'] as const;
+const GLOB_CHARS = new Set(['*', '?', '[', ']', '{', '}']);
+/** Characters that end an allowed redirection like `2>&1` ("at a word boundary"). */
+const BOUNDARY = new Set([' ', '\t', '\n', ';', '|', '&']);
+const NAME_START = /[A-Za-z_]/;
+const NAME_RUN = /^[A-Za-z_][A-Za-z0-9_]*/;
+const SPECIAL_PARAMS = new Set(['@', '*', '#', '?', '$', '!', '-']);
+
+/** NUL and other C0 controls except tab/newline, DEL, C1 controls, and invisible direction or line controls. */
+export function isForbiddenControl(code: number): boolean {
+  if (code < 0x20) return code !== 0x09 && code !== 0x0a;
+  if (code < 0x7f) return false;
+  return (
+    code <= 0x9f ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfeff
+  );
+}
+
+function controlVerdict(code: number): Verdict {
+  const hex = code.toString(16).toUpperCase().padStart(4, '0');
+  return blocked('raw.control', `control character U+${hex} is not allowed in a command`);
+}
+
+/** What a `$` at `s[i]` would expand to; null when the shell keeps it as a literal `$`. */
+function dollarVerdict(s: string, i: number, inDouble: boolean): Verdict | null {
+  const next = s.charAt(i + 1);
+  if (next === '(') return blocked('raw.substitution', "command substitution '$(' is not allowed");
+  if (next === '{') return blocked('raw.expansion', "parameter expansion '${' is not allowed");
+  if (next === '[') return blocked('raw.expansion', "arithmetic expansion '$[' is not allowed");
+  if (next === "'")
+    return blocked('raw.expansion', 'ANSI-C quoting "$\'...\'" is not allowed; use plain single quotes');
+  if (next === '"') return blocked('raw.expansion', 'locale quoting \'$"..."\' is not allowed; use single quotes');
+  if (next >= '0' && next <= '9') return blocked('raw.expansion', `variable expansion '$${next}' is not allowed`);
+  if (NAME_START.test(next)) {
+    const name = NAME_RUN.exec(s.slice(i + 1, i + 65))?.[0] ?? next;
+    return blocked('raw.expansion', `variable expansion '$${name}' is not allowed`);
+  }
+  if (SPECIAL_PARAMS.has(next)) return blocked('raw.expansion', `special parameter '$${next}' is not allowed`);
+  if (inDouble)
+    return blocked('raw.double-quote', "'$' inside double quotes is expanded by the shell; use single quotes");
+  return null;
+}
+
+function redirectVerdict(op: string): Verdict {
+  if (op === '|&') return blocked('redirect', "'|&' is not allowed; write '2>&1 |' instead");
+  if (op.startsWith('<')) {
+    return blocked('redirect', `input redirection '${op}' is not allowed; pass the file name as an argument`);
+  }
+  return blocked('redirect', `output redirection '${op}' is not read-only`);
+}
+
+/** Scans, checks and splits a command (steps 1–3). Segments may still be empty; see `splitSegments`. */
+export function scanCommand(s: string): ScanResult {
+  const tokens: Token[] = [];
+  const cleaned: string[] = []; // the text handed to shell-quote: allowed redirections and comments cut out
+  let mark = 0;
+  let firstRedirect: Verdict | null = null;
+  let mode = NORMAL;
+  let cur = null as string | null;
+  let tilde = false;
+  let firstQuoted = 0;
+  const fail = (verdict: Verdict): ScanResult => ({ ok: false, verdict });
+  const endWord = () => {
+    if (cur === null) return;
+    tokens.push({ value: cur, tilde, firstQuoted: firstQuoted < 0 ? cur.length : firstQuoted });
+    cur = null;
+  };
+  const startWord = () => {
+    if (cur === null) {
+      cur = '';
+      tilde = false;
+      firstQuoted = -1;
+    }
+  };
+  const markQuoted = () => {
+    if (firstQuoted < 0) firstQuoted = (cur as string).length;
+  };
+  const redirect = (op: string) => {
+    endWord();
+    if (!firstRedirect) firstRedirect = redirectVerdict(op);
+  };
+
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const code = s.charCodeAt(i);
+    if (isForbiddenControl(code)) return fail(controlVerdict(code));
+    const c = s[i] as string;
+    if (mode === SINGLE) {
+      if (c === "'") mode = NORMAL;
+      else cur += c;
+      continue;
+    }
+    if (mode === DOUBLE) {
+      if (c === '"') mode = NORMAL;
+      else if (c === '`') return fail(blocked('raw.backtick', 'backtick command substitution is not allowed'));
+      else if (c === '$') return fail(dollarVerdict(s, i, true) as Verdict);
+      else if (c === '\\') {
+        return fail(blocked('raw.double-quote', "'\\' inside double quotes is not allowed; use single quotes"));
+      } else cur += c;
+      continue;
+    }
+    switch (c) {
+      case ' ':
+      case '\t':
+        endWord();
+        break;
+      case '\n':
+        endWord();
+        tokens.push('\n');
+        cleaned.push(s.slice(mark, i), ';');
+        mark = i + 1;
+        break;
+      case "'":
+      case '"':
+        startWord();
+        markQuoted();
+        mode = c === "'" ? SINGLE : DOUBLE;
+        break;
+      case '\\': {
+        if (i + 1 >= n) return fail(blocked('raw.quote', 'a trailing backslash escapes nothing'));
+        const nextCode = s.charCodeAt(i + 1);
+        if (nextCode === 0x0a) {
+          cleaned.push(s.slice(mark, i)); // line continuation: the shell joins the lines
+          mark = i + 2;
+        } else {
+          if (isForbiddenControl(nextCode)) return fail(controlVerdict(nextCode));
+          startWord();
+          markQuoted();
+          cur += s[i + 1] as string;
+        }
+        i++;
+        break;
+      }
+      case '`':
+        return fail(blocked('raw.backtick', 'backtick command substitution is not allowed'));
+      case '$': {
+        const v = dollarVerdict(s, i, false);
+        if (v) return fail(v);
+        startWord();
+        cur += c;
+        break;
+      }
+      case '<': {
+        const next = s[i + 1];
+        if (next === '(') return fail(blocked('raw.process-substitution', "process substitution '<(' is not allowed"));
+        if (next === '<') return fail(blocked('raw.heredoc', "here-document '<<' is not allowed"));
+        redirect(next === '&' || next === '>' ? `<${next}` : '<');
+        if (next === '&' || next === '>') i++;
+        break;
+      }
+      case '>': {
+        const next = s[i + 1];
+        if (next === '(') return fail(blocked('raw.process-substitution', "process substitution '>(' is not allowed"));
+        const two = next === '>' || next === '|' || next === '&';
+        redirect(two ? `>${next}` : '>');
+        if (two) i++;
+        break;
+      }
+      case '&': {
+        const next = s[i + 1];
+        if (next === '&') {
+          endWord();
+          tokens.push('&&');
+          i++;
+        } else if (next === '>') {
+          const append = s[i + 2] === '>';
+          redirect(append ? '&>>' : '&>');
+          i += append ? 2 : 1;
+        } else {
+          return fail(blocked('raw.background', "a single '&' (background job) is not allowed"));
+        }
+        break;
+      }
+      case '|': {
+        const next = s[i + 1];
+        endWord();
+        if (next === '|') {
+          tokens.push('||');
+          i++;
+        } else if (next === '&') {
+          redirect('|&');
+          i++;
+        } else tokens.push('|');
+        break;
+      }
+      case ';':
+        endWord();
+        tokens.push(';');
+        break;
+      case '(':
+      case ')':
+        return fail(blocked('raw.subshell', `unquoted '${c}' (subshell or grouping) is not allowed`));
+      case '#':
+        if (cur !== null) {
+          cur += c;
+          break;
+        }
+        {
+          // A comment runs to the end of the line; nothing in it is executed.
+          let j = s.indexOf('\n', i);
+          if (j < 0) j = n;
+          for (let k = i + 1; k < j; k++) {
+            const kc = s.charCodeAt(k);
+            if (isForbiddenControl(kc)) return fail(controlVerdict(kc));
+          }
+          cleaned.push(s.slice(mark, i));
+          mark = j;
+          i = j - 1;
+        }
+        break;
+      default:
+        if (GLOB_CHARS.has(c)) {
+          return fail(blocked('raw.glob', `unquoted '${c}' is a glob or brace pattern; quote it`));
+        }
+        if (cur === null && c === '2') {
+          const allowedRedirect = ALLOWED_REDIRECTS.find((r) => s.startsWith(r, i));
+          if (allowedRedirect) {
+            const end = i + allowedRedirect.length;
+            if (end >= n || BOUNDARY.has(s[end] as string)) {
+              cleaned.push(s.slice(mark, i));
+              mark = end;
+              i = end - 1;
+              break;
+            }
+          }
+        }
+        if (cur === null && c === '~') {
+          startWord();
+          tilde = true;
+        } else startWord();
+        cur += c;
+    }
+  }
+  if (mode === SINGLE) return fail(blocked('raw.quote', "unbalanced single quote (')"));
+  if (mode === DOUBLE) return fail(blocked('raw.quote', 'unbalanced double quote (")'));
+  endWord();
+  if (firstRedirect) return fail(firstRedirect);
+  cleaned.push(s.slice(mark));
+  const mismatch = crossCheck(cleaned.join(''), tokens);
+  if (mismatch) return fail(mismatch);
+  return splitSegments(tokens);
+}
+
+/** The second opinion: shell-quote must read the same words and operators. */
+function crossCheck(text: string, tokens: readonly Token[]): Verdict | null {
+  let entries: ReturnType<typeof parse>;
+  try {
+    entries = parse(text);
+  } catch {
+    entries = [];
+  }
+  const ok =
+    entries.length === tokens.length &&
+    tokens.every((t, k) => {
+      const e = entries[k];
+      if (typeof t === 'string') return typeof e === 'object' && 'op' in e && e.op === (t === '\n' ? ';' : t);
+      return e === t.value;
+    });
+  return ok
+    ? null
+    : blocked(
+        'parse',
+        'the command could not be parsed unambiguously (the two tokenisers disagree); simplify its quoting',
+      );
+}
+
+const CHAIN_OPS = new Set<Op>(['&&', '||', '|']);
+
+function splitSegments(tokens: readonly Token[]): ScanResult {
+  const segments: Segment[] = [];
+  let words: Word[] = [];
+  let before: Op | null = null;
+  let sawWord = false;
+  const close = (after: Op | null): Verdict | null => {
+    if (words.length === 0) {
+      if ((before && CHAIN_OPS.has(before)) || (after && CHAIN_OPS.has(after))) {
+        return blocked('segment', `'${before && CHAIN_OPS.has(before) ? before : after}' has no command on one side`);
+      }
+    } else segments.push({ words, joinedBy: before === '\n' ? ';' : before });
+    words = [];
+    before = after;
+    return null;
+  };
+  for (const t of tokens) {
+    if (typeof t === 'string') {
+      const v = close(t);
+      if (v) return { ok: false, verdict: v };
+    } else {
+      words.push(t);
+      sawWord = true;
+    }
+  }
+  const v = close(null);
+  if (v) return { ok: false, verdict: v };
+  if (!sawWord) return { ok: false, verdict: blocked('empty', 'the command is empty') };
+  return { ok: true, segments };
+}
