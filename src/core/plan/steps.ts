@@ -23,10 +23,10 @@ const STEP_LINE = /^(\s*)(?:\*\*|__)?(?:step\s+)?(\d+)\s*[.):](?:\*\*|__)?(?:\s+
 const LABEL =
   /^(?:\*\*|__)?\s*(files\/symbols|files|file|symbols|symbol|targets|target|behaviou?r|verification|verify|outcomes?)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
 
-type LabelKind = 'target' | 'verify' | 'outcome';
+export type LabelKind = 'target' | 'verify' | 'outcome';
 
-/** Recognises a labelled segment or continuation line; undefined for plain text. */
-function labelled(text: string): { kind: LabelKind; value: string } | undefined {
+/** Recognises a labelled segment or continuation line (`files:`, `verify:`, `outcome:`…); undefined for plain text. */
+export function labelled(text: string): { kind: LabelKind; value: string } | undefined {
   const m = LABEL.exec(text.trim());
   if (!m) return undefined;
   const label = (m[1] as string).toLowerCase();

@@ -17,15 +17,19 @@ import {
 import { parseSteps, publicStep, stepErrors } from './steps';
 import { linkErrors, openDecisionErrors, placeholderErrors } from './placeholders';
 import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
+import { blankTrackerBlock } from './trackerBlock';
 
 export type { PlanError, PlanSummary, ParsedStep } from './types';
 
 /** The canonical step form shown in every repair request. */
 export const CANONICAL_STEP_FORM = '1. Action -> files: [path/to/file.ts] -> verify: [npm test]';
 
-/** Validates plan markdown (the text inside `<proposed_plan>`). Never throws. */
+/**
+ * Validates plan markdown (the text inside `<proposed_plan>`, or a plan file). An embedded tracker
+ * block is ignored. Never throws.
+ */
 export function validatePlan(markdown: string): { valid: boolean; errors: PlanError[]; summary: PlanSummary } {
-  const split = splitSections(markdown);
+  const split = splitSections(blankTrackerBlock(markdown));
   const errors: PlanError[] = [];
   const present = new Set(split.sections.map((s) => s.name));
 

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  trackerFromPlan,
+  trackerCounts,
+  renderTrackerTree,
+  renderTrackerFile,
+  parseTrackerFile,
+  parseItemText,
+  type TaskItem,
+  type TaskStatus,
+  type Tracker,
+} from '../../src/core/plan/tracker';
+import { validatePlan } from '../../src/core/plan/validator';
+import { buildPlan } from './planBuilder';
+
+const leaf = (
+  description: string,
+  status: TaskStatus = 'pending',
+  files: string[] = [],
+  verify: string[] = [],
+): TaskItem => ({
+  description,
+  status,
+  files,
+  verify,
+  children: [],
+});
+
+describe('tracker: item text and plans (rules §5)', () => {
+  it('stores "Action -> files: a, b -> verify: npm test" as a description with structured files and verify', () => {
+    assert.deepEqual(parseItemText('Action -> files: a, b -> verify: npm test'), {
+      description: 'Action',
+      files: ['a', 'b'],
+      verify: ['npm test'],
+    });
+  });
+
+  it('splits bracket lists, drops duplicates and outcome segments, and accepts →', () => {
+    assert.deepEqual(
+      parseItemText(
+        "Fix `parse` → files: [src/a.ts, src/a.ts] → outcome: ok → verify: [rg -n 'a,b' x.md, npm test, npm test]",
+      ),
+      { description: 'Fix `parse`', files: ['src/a.ts'], verify: ["rg -n 'a,b' x.md", 'npm test'] },
+    );
+  });
+
+  it('builds one pending item per plan step with its files and checks, dropping duplicates', () => {
+    const md = buildPlan({
+      title: 'Retry uploads',
+      steps: [
+        '1. Add retry -> files: [src/upload.ts, src/upload.ts] -> verify: [npm test]',
+        '   - **Files:** src/retry.ts',
+        '   - **Verify:** npm test',
+        '2. Add retry -> files: [src/upload.ts, src/retry.ts] -> verify: [npm test]',
+        '3. Document it -> files: [README.md] -> verify: [npx prettier --check README.md]',
+        '   - [x] write the section -> files: README.md',
+        '   - [ ] link it',
+      ].join('\n'),
+    });
+    const v = validatePlan(md);
+    assert.equal(v.valid, true, JSON.stringify(v.errors));
+    const t = trackerFromPlan(v.summary);
+    assert.equal(t.title, 'Retry uploads');
+    assert.deepEqual(t.items, [
+      leaf('Add retry', 'pending', ['src/upload.ts', 'src/retry.ts'], ['npm test']),
+      {
+        description: 'Document it',
+        status: 'in_progress',
+        files: ['README.md'],
+        verify: ['npx prettier --check README.md'],
+        children: [leaf('write the section', 'completed', ['README.md']), leaf('link it')],
+      },
+    ]);
+  });
+});
+
+describe('tracker: counts and rendering (rules §4, §5)', () => {
+  const t: Tracker = {
+    title: 'Work',
+    items: [
+      leaf('one', 'completed', ['a.ts'], ['npm test']),
+      {
+        description: 'two',
+        status: 'in_progress',
+        files: [],
+        verify: [],
+        children: [leaf('two.a', 'in_progress'), { ...leaf('two.b', 'blocked'), children: [] }],
+      },
+      leaf('three `code` **bold**'),
+    ],
+  };
+
+  it('derives counts over leaf items and percent complete', () => {
+    assert.deepEqual(trackerCounts(t), { pending: 1, in_progress: 1, completed: 1, blocked: 1, total: 4, percent: 25 });
+    assert.deepEqual(trackerCounts({ title: 'x', items: [] }), {
+      pending: 0,
+      in_progress: 0,
+      completed: 0,
+      blocked: 0,
+      total: 0,
+      percent: 0,
+    });
+  });
+
+  it('renders the compact tree with the glyphs □ [-] [x] [!], parents without a glyph', () => {
+    assert.equal(
+      renderTrackerTree(t),
+      [
+        'Work (1/4 completed, 25%)',
+        '├─ [x] one',
+        '├─ two',
+        '│  ├─ [-] two.a',
+        '│  └─ [!] two.b',
+        '└─ □ three `code` **bold**',
+      ].join('\n'),
+    );
+  });
+
+  it('renders the file format: # Title, two-space indent, [ ] [~] [x] [!], files/verify metadata lines', () => {
+    assert.equal(
+      renderTrackerFile(t),
+      [
+        '# Work',
+        '',
+        '- [x] one',
+        '  files: a.ts',
+        '  verify: npm test',
+        '- [~] two',
+        '  - [~] two.a',
+        '  - [!] two.b',
+        '- [ ] three `code` **bold**',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('parses hand-edited files leniently: * bullets, [X], [-], tabs, stray prose', () => {
+    const parsed = parseTrackerFile(
+      'Some intro\n# Mine\n\n* [X] done\n\t+ [-] doing\n    verify: npm test\nnotes here\n- [!] stuck\n',
+    );
+    assert.deepEqual(parsed, {
+      title: 'Mine',
+      items: [
+        { ...leaf('done', 'completed'), children: [leaf('doing', 'in_progress', [], ['npm test'])] },
+        leaf('stuck', 'blocked'),
+      ],
+    });
+  });
+
+  it('round-trips: render to the file format, parse back, same tree', () => {
+    assert.deepEqual(parseTrackerFile(renderTrackerFile(t)), t);
+  });
+
+  it('property: any tracker of any depth round-trips through the file format', () => {
+    const text = fc
+      .string({ minLength: 1, maxLength: 20 })
+      .map((s) => s.replace(/[\r\n]/g, ' ').trim())
+      .filter((s) => s.length > 0);
+    const status = fc.constantFrom<TaskStatus>('pending', 'in_progress', 'completed', 'blocked');
+    const noQuotes = text.filter((s) => !/['"`]/.test(s) && !/^\[[ xX~!-]\]/.test(s));
+    const meta = fc.uniqueArray(noQuotes, { maxLength: 3 });
+    const itemAt = (depth: number): fc.Arbitrary<TaskItem> =>
+      fc
+        .record({
+          description: text,
+          status,
+          files: meta,
+          verify: meta,
+          children: depth === 0 ? fc.constant([]) : fc.array(itemAt(depth - 1), { maxLength: 3 }),
+        })
+        .map((r) => ({ ...r }));
+    const item = itemAt(3);
+    fc.assert(
+      fc.property(
+        text.filter((s) => !s.endsWith('#')),
+        fc.array(item, { maxLength: 4 }),
+        (title, items) => {
+          const tracker: Tracker = { title, items };
+          assert.deepEqual(parseTrackerFile(renderTrackerFile(tracker)), tracker);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
