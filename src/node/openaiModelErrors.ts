@@ -78,8 +78,9 @@ export function connectionReason(err: unknown): string {
 
 /** The provider's own words from an API error, without the SDK's status prefix. */
 export function providerMessage(err: APIError): string {
-  const body = err.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === 'string' && body.message) return body.message;
+  const body = err.error as { message?: unknown } | string | undefined;
+  if (typeof body === 'string' && body) return body;
+  if (body && typeof body === 'object' && typeof body.message === 'string' && body.message) return body.message;
   if (body && typeof body === 'object') return JSON.stringify(body);
   return err.message.replace(/^\d{3}\s+/, '').replace(/^\d{3} status code \(no body\)$/, 'no details given');
 }

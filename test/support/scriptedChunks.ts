@@ -170,7 +170,7 @@ export const sse = {
     separate = false,
   ): Record<string, unknown>[] {
     const calls = specs.map((s) => ({
-      ...(s.id === null ? {} : { id: s.id ?? `call_${Math.random().toString(36).slice(2, 10)}` }),
+      ...(s.id === null ? {} : { id: s.id ?? `call_o${++idCounter}` }),
       index: 0,
       type: 'function',
       function: { name: s.name, arguments: argsString(s.args) },
