@@ -49,7 +49,7 @@ describe('budgets: defaults and effective budgets', () => {
   });
 
   it('merges nested settings field by field', () => {
-    const cfg = mergeBudgets({ previewTurnBytes: { plan: 1000 } as never, lowSignal: { total: 4 } as never });
+    const cfg = mergeBudgets({ previewTurnBytes: { plan: 1000 }, lowSignal: { total: 4 } });
     assert.deepEqual(cfg.previewTurnBytes, { plan: 1000, build: 32 * 1024 });
     assert.deepEqual(cfg.lowSignal, { consecutive: 6, total: 4 });
   });

@@ -38,6 +38,13 @@ export interface BudgetConfig {
   diverseChurn: number;
 }
 
+/** Configured settings: any subset, nested groups field by field (a `Partial<BudgetConfig>` fits). */
+export type BudgetOverrides = Partial<Omit<BudgetConfig, 'previewTurnBytes' | 'lowSignal' | 'sameTargetListing'>> & {
+  previewTurnBytes?: Partial<BudgetConfig['previewTurnBytes']>;
+  lowSignal?: Partial<BudgetConfig['lowSignal']>;
+  sameTargetListing?: Partial<BudgetConfig['sameTargetListing']>;
+};
+
 const KIB = 1024;
 
 export const PLANNING_TOOL_CALL_FLOOR = 120;
@@ -83,7 +90,7 @@ function checkLimit(name: string, value: unknown): number {
 }
 
 /** The default configuration merged with `cfg`, validated (whole numbers ≥ 0), floors not applied. */
-export function mergeBudgets(cfg: Partial<BudgetConfig>): BudgetConfig {
+export function mergeBudgets(cfg: BudgetOverrides): BudgetConfig {
   const out = {} as BudgetConfig;
   for (const key of SCALAR_KEYS) out[key] = checkLimit(key, cfg[key] ?? DEFAULT_BUDGETS[key]);
   const preview = { ...DEFAULT_BUDGETS.previewTurnBytes, ...cfg.previewTurnBytes };
@@ -114,7 +121,7 @@ function withFloor(value: number, floor: number): number {
  * 120 tool calls and 60 loops per turn when the configured nonzero limits are lower (seed,
  * "Research Scope"). Applying it twice gives the same result.
  */
-export function effectiveBudgets(cfg: Partial<BudgetConfig>, mode: Mode): BudgetConfig {
+export function effectiveBudgets(cfg: BudgetOverrides, mode: Mode): BudgetConfig {
   const out = mergeBudgets(cfg);
   if (mode === 'plan') {
     out.toolCallsPerTurn = withFloor(out.toolCallsPerTurn, PLANNING_TOOL_CALL_FLOOR);

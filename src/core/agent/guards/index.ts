@@ -24,7 +24,7 @@
  * the preview budget schedules the synthesis pass while planning only.
  */
 import type { BudgetSnapshot } from '../../events/types';
-import type { BudgetConfig, Mode } from '../budgets';
+import type { BudgetConfig, BudgetOverrides, Mode } from '../budgets';
 import { effectiveBudgets, mergeBudgets, sameTargetThreshold } from '../budgets';
 import { FamilyTally, churnFamily } from '../churnFamily';
 import { BlockedFuse } from './blockedFuse';
@@ -110,7 +110,7 @@ export class TurnGuards {
   private tokensOut = 0;
 
   /** `cfg` is the configured budgets (defaults fill gaps); the mode's floors are applied here. */
-  constructor(cfg: Partial<BudgetConfig>, mode: Mode, options: GuardOptions = {}) {
+  constructor(cfg: BudgetOverrides, mode: Mode, options: GuardOptions = {}) {
     this.base = mergeBudgets(cfg);
     this.currentMode = mode;
     this.cfg = effectiveBudgets(this.base, mode);
