@@ -167,7 +167,7 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
           status,
           files: meta,
           verify: meta,
-          children: depth === 0 ? fc.constant([]) : fc.array(itemAt(depth - 1), { maxLength: 3 }),
+          children: depth === 0 ? fc.constant<TaskItem[]>([]) : fc.array(itemAt(depth - 1), { maxLength: 3 }),
         })
         .map((r) => ({ ...r }));
     const item = itemAt(3);
