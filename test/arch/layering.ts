@@ -25,6 +25,11 @@ export function importsOf(text: string): string[] {
   return out;
 }
 
+/** True when `target` is the folder `dir` itself or a path inside it. */
+function within(target: string, dir: string): boolean {
+  return target === dir || target.startsWith(`${dir}/`);
+}
+
 export function findLayeringViolations(
   files: readonly SourceFile[],
   resolve: (from: string, spec: string) => string,
@@ -36,17 +41,17 @@ export function findLayeringViolations(
       const target = relative ? resolve(f.path, spec) : spec;
       if (f.path.startsWith('src/core/')) {
         if (CORE_BANNED.has(spec)) out.push(`${f.path}: src/core must not import '${spec}'`);
-        if (relative && !target.startsWith('src/core/')) out.push(`${f.path}: src/core must not import ${target}`);
+        if (relative && !within(target, 'src/core')) out.push(`${f.path}: src/core must not import ${target}`);
       } else if (f.path.startsWith('webview/')) {
         if (
           relative
-            ? !(target.startsWith('webview/') || target.startsWith('src/protocol/'))
+            ? !(within(target, 'webview') || within(target, 'src/protocol'))
             : !WEBVIEW_PACKAGES.test(spec)
         ) {
           out.push(`${f.path}: webview/ may import only webview/ and src/protocol (found '${spec}')`);
         }
       } else if (f.path.startsWith('src/protocol/')) {
-        if (relative ? !target.startsWith('src/protocol/') : !/^zod(\/.*)?$/.test(spec)) {
+        if (relative ? !within(target, 'src/protocol') : !/^zod(\/.*)?$/.test(spec)) {
           out.push(`${f.path}: src/protocol may import only zod and itself (found '${spec}')`);
         }
       }
