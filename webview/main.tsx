@@ -1,3 +1,23 @@
+/**
+ * The webview entry: acquires VS Code's API once, wires the store to the window's message
+ * events, and renders the panel. esbuild bundles this file to media/webview.js.
+ */
 import { render } from 'preact';
+import { App } from './App';
+import { createPost, type VsCodeApi } from './bridge';
+import { RenderCache } from './markdown';
+import { PanelStore } from './store';
+import { UiStateStore } from './uiState';
+import { registerToolkit } from './ui/toolkit';
 
-render(<div>Planwise</div>, document.getElementById('root') ?? document.body);
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+const post = createPost(api);
+const store = new PanelStore({ post });
+const services = { post, ui: new UiStateStore(api), renderCache: new RenderCache() };
+
+registerToolkit();
+window.addEventListener('message', (event: MessageEvent) => store.receive(event.data));
+render(<App store={store} services={services} />, document.getElementById('root') ?? document.body);
+store.start();

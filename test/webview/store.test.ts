@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { emptyViewState, ViewModel, type WebviewMessage } from '../../src/protocol';
+import { PanelStore } from '../../webview/store';
+
+function setup() {
+  const posted: WebviewMessage[] = [];
+  const warnings: string[] = [];
+  const frames: (() => void)[] = [];
+  let clock = 0;
+  const store = new PanelStore({
+    post: (m) => posted.push(m),
+    schedule: (f) => frames.push(f),
+    warn: (m) => warnings.push(m),
+    now: () => clock,
+  });
+  const host = new ViewModel();
+  let renders = 0;
+  store.subscribe(() => renders++);
+  const frame = () => {
+    while (frames.length) frames.shift()!();
+  };
+  return {
+    store,
+    host,
+    posted,
+    warnings,
+    frame,
+    renders: () => renders,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
+const assistant = { id: 'a', kind: 'assistant' as const, text: '', streaming: true };
+
+describe('webview store', () => {
+  it('says ready on start and applies the snapshot at the next frame', () => {
+    const t = setup();
+    t.store.start();
+    assert.deepEqual(t.posted, [{ type: 'ready' }]);
+    t.host.update([{ op: 'item.add', item: assistant }]);
+    t.store.receive(t.host.snapshot());
+    assert.equal(t.store.getState().transcript.length, 0, 'nothing applied before the frame');
+    t.frame();
+    assert.equal(t.store.getState().transcript.length, 1);
+    assert.equal(t.renders(), 1);
+  });
+
+  it('coalesces a burst of streamed deltas into one render per frame', () => {
+    const t = setup();
+    t.store.receive(t.host.snapshot());
+    t.store.receive(t.host.update([{ op: 'item.add', item: assistant }]));
+    t.frame();
+    const before = t.renders();
+    for (const word of ['Hello', ', ', 'world', '!']) {
+      t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: word }]));
+    }
+    t.frame();
+    assert.equal(t.renders() - before, 1);
+    const item = t.store.getState().transcript[0]!;
+    assert.equal(item.kind === 'assistant' && item.text, 'Hello, world!');
+    assert.deepEqual(t.store.getState(), t.host.state);
+  });
+
+  it('on a sequence gap asks once for a resync, ignores deltas until a snapshot, then recovers', () => {
+    const t = setup();
+    t.store.receive(t.host.snapshot());
+    t.store.receive(t.host.update([{ op: 'item.add', item: assistant }]));
+    t.host.update([{ op: 'item.append', id: 'a', text: 'lost' }]); // never delivered
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: ' later' }]));
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: ' more' }]));
+    assert.deepEqual(
+      t.posted.filter((m) => m.type === 'resync'),
+      [{ type: 'resync', lastSeq: 2 }],
+    );
+    assert.equal(t.store.awaitingSnapshot, true);
+    t.frame();
+    const a = t.store.getState().transcript[0]!;
+    assert.equal(a.kind === 'assistant' && a.text, '', 'no delta after the gap was applied');
+    t.store.receive(t.host.snapshot());
+    t.frame();
+    assert.deepEqual(t.store.getState(), t.host.state);
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: '!' }]));
+    t.frame();
+    assert.deepEqual(t.store.getState(), t.host.state);
+  });
+
+  it('asks again after a second when the snapshot does not come', () => {
+    const t = setup();
+    t.store.receive(t.host.snapshot());
+    t.host.update([{ op: 'item.add', item: assistant }]);
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: 'x' }]));
+    t.tick(500);
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: 'y' }]));
+    assert.equal(t.posted.filter((m) => m.type === 'resync').length, 1);
+    t.tick(600);
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: 'z' }]));
+    assert.equal(t.posted.filter((m) => m.type === 'resync').length, 2);
+  });
+
+  it('drops replayed deltas it has already applied', () => {
+    const t = setup();
+    t.store.receive(t.host.snapshot());
+    t.store.receive(t.host.update([{ op: 'item.add', item: assistant }]));
+    const d = t.host.update([{ op: 'item.append', id: 'a', text: 'once' }])!;
+    t.store.receive(d);
+    t.store.receive(d);
+    t.frame();
+    const a = t.store.getState().transcript[0]!;
+    assert.equal(a.kind === 'assistant' && a.text, 'once');
+    assert.equal(t.posted.length, 0);
+  });
+
+  it('ignores deltas before the first snapshot and asks for one', () => {
+    const t = setup();
+    t.host.snapshot();
+    t.store.receive(t.host.update([{ op: 'item.add', item: assistant }]));
+    t.frame();
+    assert.deepEqual(t.store.getState(), emptyViewState());
+    assert.deepEqual(t.posted, [{ type: 'resync', lastSeq: -1 }]);
+  });
+
+  it('drops and counts malformed messages without changing state', () => {
+    const t = setup();
+    t.store.receive(t.host.snapshot());
+    t.frame();
+    const state = t.store.getState();
+    const seq = t.store.lastSeq;
+    for (const bad of [undefined, 'text', { type: 'delta', seq: seq + 1, ops: [{ op: 'gate.set' }] }, { seq: 9 }]) {
+      t.store.receive(bad);
+    }
+    t.frame();
+    assert.equal(t.store.droppedCount, 4);
+    assert.equal(t.warnings.length, 4);
+    assert.match(t.warnings[2]!, /Malformed host message of type 'delta'/);
+    assert.equal(t.store.getState(), state);
+    assert.equal(t.store.lastSeq, seq, 'a malformed delta does not consume a sequence number');
+  });
+});

@@ -1,0 +1,52 @@
+/** The panel: header, notices, tracker, transcript, the open prompt, and the composer. */
+import type { PanelServices } from './context';
+import { PanelContext, useViewState } from './context';
+import { fileLinkTarget } from './fileRefs';
+import type { PanelStore } from './store';
+import { Composer } from './components/Composer';
+import { GatePanel } from './components/Gate';
+import { Header } from './components/Header';
+import { InterviewWizard } from './components/InterviewWizard';
+import { EnterPlanningCard, FlagNotices, GrantMoreCard, HandoffProgress, PanelNotices } from './components/Prompts';
+import { TodoTree } from './components/TodoTree';
+import { Transcript } from './components/Transcript';
+
+export function App({ store, services }: { store: PanelStore; services: PanelServices }) {
+  const state = useViewState(store);
+  const handoffRunning = state.handoff !== null;
+  const dock =
+    state.handoff || state.gate || state.interview || state.enterPlanning || state.grantMore ? (
+      <div class="pw-dock">
+        {state.handoff ? <HandoffProgress handoff={state.handoff} /> : null}
+        {state.gate ? <GatePanel gate={state.gate} disabled={handoffRunning} /> : null}
+        {state.interview ? <InterviewWizard interview={state.interview} disabled={handoffRunning} /> : null}
+        {state.enterPlanning ? <EnterPlanningCard prompt={state.enterPlanning} disabled={handoffRunning} /> : null}
+        {state.grantMore ? <GrantMoreCard prompt={state.grantMore} disabled={handoffRunning} /> : null}
+      </div>
+    ) : null;
+
+  return (
+    <PanelContext.Provider value={services}>
+      <div
+        class="pw-app"
+        onClick={(e) => {
+          const file = fileLinkTarget(e.target);
+          if (file) {
+            e.preventDefault();
+            services.post({ type: 'openFile', ...file });
+          }
+        }}
+      >
+        <Header lifecycle={state.lifecycle} budget={state.budget} locked={handoffRunning} />
+        <FlagNotices flags={state.flags} />
+        <PanelNotices notices={state.notices} />
+        {state.tracker ? <TodoTree tracker={state.tracker} trusted={state.flags.trusted} /> : null}
+        <main class="pw-main">
+          <Transcript items={state.transcript} />
+        </main>
+        {dock}
+        <Composer lifecycle={state.lifecycle} disabled={handoffRunning} />
+      </div>
+    </PanelContext.Provider>
+  );
+}

@@ -1,0 +1,54 @@
+/** Mode switch, lifecycle state and the budget meter. */
+import type { Budget, Lifecycle, Mode } from '../../src/protocol';
+import { usePanel } from '../context';
+import { ProgressRing } from '../ui/ProgressRing';
+import { BudgetMeter } from './BudgetMeter';
+
+const STATE_LABEL: Record<Lifecycle['state'], string> = {
+  idle: 'Idle',
+  planning: 'Planning',
+  awaiting_approval: 'Awaiting approval',
+  revising: 'Revising the plan',
+  executing: 'Executing',
+  cancelled: 'Cancelled',
+};
+
+export const MODE_LOCKED_REASON = 'Mode switches are locked while Planwise is working; they wait for the turn to end.';
+
+export function ModeSwitch({ mode, locked }: { mode: Mode; locked: boolean }) {
+  const { post } = usePanel();
+  const option = (value: Mode, label: string, hint: string) => (
+    <button
+      type="button"
+      class={`pw-mode${mode === value ? ' pw-mode-on' : ''}`}
+      aria-pressed={mode === value}
+      disabled={locked}
+      title={locked ? MODE_LOCKED_REASON : hint}
+      onClick={() => {
+        if (!locked && mode !== value) post({ type: 'setMode', mode: value });
+      }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div class="pw-mode-switch" role="group" aria-label="Mode">
+      {option('plan', 'Plan', 'Read-only planning: explore, ask, propose a plan')}
+      {option('build', 'Build', 'Write-capable build agent')}
+    </div>
+  );
+}
+
+export function Header(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean }) {
+  const { lifecycle, budget } = props;
+  return (
+    <header class="pw-header">
+      <ModeSwitch mode={lifecycle.mode} locked={lifecycle.busy || props.locked} />
+      <span class="pw-state" role="status">
+        {lifecycle.busy ? <ProgressRing label="Working" /> : null}
+        {STATE_LABEL[lifecycle.state]}
+      </span>
+      {budget ? <BudgetMeter budget={budget} /> : null}
+    </header>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Renders model or user text as sanitised DOM (see markdown.ts). The fragment is attached with
+ * `replaceChildren`, never through an HTML string, so nothing is parsed twice. Completed text is
+ * cached; streaming text is re-rendered at most once per frame by the store's batching.
+ */
+import type { RefObject } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { usePanel } from '../context';
+import { renderInlineMarkdown, renderMarkdown, renderPlainText } from '../markdown';
+
+export type TextFormat = 'markdown' | 'inline' | 'plain';
+
+export interface RichTextProps {
+  text: string;
+  /** `markdown` for model output, `inline` for one-line markdown, `plain` for user input and tool output. */
+  format: TextFormat;
+  /** Streaming text changes every frame: not worth caching. */
+  streaming?: boolean;
+  class?: string;
+}
+
+const RENDER: Record<TextFormat, (text: string) => DocumentFragment> = {
+  markdown: renderMarkdown,
+  inline: renderInlineMarkdown,
+  plain: renderPlainText,
+};
+
+export function RichText({ text, format, streaming, class: cls }: RichTextProps) {
+  const { renderCache } = usePanel();
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const render = () => RENDER[format](text);
+    el.replaceChildren(streaming ? render() : renderCache.get(`${format}:${text}`, render));
+  }, [text, format, streaming, renderCache]);
+  const classes = `pw-${format}${cls ? ` ${cls}` : ''}`;
+  return format === 'inline' ? (
+    <span ref={ref as RefObject<HTMLSpanElement>} class={classes} />
+  ) : (
+    <div ref={ref as RefObject<HTMLDivElement>} class={classes} />
+  );
+}

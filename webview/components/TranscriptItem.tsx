@@ -1,0 +1,116 @@
+/** One transcript entry, by kind. */
+import type { TranscriptItem } from '../../src/protocol';
+import { Icon } from '../ui/Icon';
+import { Collapsible } from './Collapsible';
+import { FileLink } from './FileLink';
+import { RichText } from './RichText';
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+const NOTICE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
+
+/** A rough height before the item is measured, so the scrollbar is close from the start. */
+export function estimateItemHeight(item: TranscriptItem): number {
+  switch (item.kind) {
+    case 'assistant':
+    case 'user':
+      return 36 + Math.min(2000, Math.ceil(item.text.length / 60) * 20);
+    case 'plan':
+      return 80 + Math.min(3000, Math.ceil(item.markdown.length / 60) * 20);
+    case 'notice':
+      return 36;
+    default:
+      return 30;
+  }
+}
+
+export function TranscriptItemView({ item }: { item: TranscriptItem }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div class="pw-item pw-user" aria-label="You">
+          <RichText text={item.text} format="plain" />
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div class={`pw-item pw-assistant${item.streaming ? ' pw-streaming' : ''}`} aria-busy={item.streaming}>
+          <RichText text={item.text} format="markdown" streaming={item.streaming} />
+        </div>
+      );
+    case 'thinking':
+      return (
+        <Collapsible
+          class="pw-item pw-thinking"
+          stateKey={`item:${item.id}`}
+          summary={
+            <span class="pw-summary">
+              <Icon name="lightbulb" /> {item.streaming ? 'Thinking…' : 'Thought'}
+            </span>
+          }
+        >
+          {() => <RichText text={item.text} format="plain" streaming={item.streaming} class="pw-muted" />}
+        </Collapsible>
+      );
+    case 'tool_call':
+      return (
+        <div class={`pw-item pw-tool-call${item.verdict && !item.verdict.allowed ? ' pw-tool-blocked' : ''}`}>
+          <div class="pw-tool-line">
+            <Icon name="tools" />
+            <span class="pw-tool-name">{item.name}</span>
+            <code class="pw-tool-args" title={item.argsSummary}>
+              {item.argsSummary}
+            </code>
+            {item.verdict?.allowed ? <Icon name="check" class="pw-ok" label="allowed by the read-only gate" /> : null}
+          </div>
+          {item.verdict && !item.verdict.allowed ? (
+            <div class="pw-verdict" role="note">
+              <Icon name="circle-slash" /> Blocked: {item.verdict.reason}
+            </div>
+          ) : null}
+        </div>
+      );
+    case 'tool_result':
+      return (
+        <Collapsible
+          class={`pw-item pw-tool-result${item.ok ? '' : ' pw-failed'}`}
+          stateKey={`item:${item.id}`}
+          summary={
+            <span class="pw-summary">
+              <Icon name={item.ok ? 'output' : 'error'} /> {item.ok ? 'Result' : 'Failed'} · {formatBytes(item.bytes)}
+            </span>
+          }
+        >
+          {() => <RichText text={item.preview} format="plain" class="pw-preview" />}
+        </Collapsible>
+      );
+    case 'plan':
+      return (
+        <article class="pw-item pw-plan-card" aria-label="Plan">
+          <header class="pw-plan-head">
+            <Icon name="checklist" />
+            <span class="pw-plan-title">Plan{item.revision > 0 ? ` · revision ${item.revision}` : ''}</span>
+            {item.streaming ? (
+              <span class="pw-tag">writing…</span>
+            ) : (
+              <span class={`pw-tag ${item.valid ? 'pw-tag-ok' : 'pw-tag-warn'}`}>
+                {item.valid ? 'validated' : 'needs work'}
+              </span>
+            )}
+            {item.file ? <FileLink path={item.file} /> : null}
+          </header>
+          <RichText text={item.markdown} format="markdown" streaming={item.streaming} />
+        </article>
+      );
+    case 'notice':
+      return (
+        <div class={`pw-item pw-notice pw-level-${item.level}`} role={item.level === 'info' ? 'status' : 'alert'}>
+          <Icon name={NOTICE_ICON[item.level]} /> <span>{item.text}</span>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Model text → safe DOM. `marked` renders markdown with raw HTML escaped (never passed through),
+ * images shown as links and task-list boxes as glyphs; DOMPurify then keeps only a small set of
+ * tags and attributes and drops every link that is not http(s). File references become links
+ * that open the file in the editor.
+ */
+import DOMPurify, { type DOMPurify as Purifier } from 'dompurify';
+import { Marked } from 'marked';
+import { linkifyFileRefs } from './fileRefs';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const SAFE_HREF = /^https?:\/\//i;
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+    image: ({ href, text }) =>
+      SAFE_HREF.test(href)
+        ? `<a href="${escapeHtml(href)}">${escapeHtml(`image: ${text || href}`)}</a>`
+        : escapeHtml(`[image: ${text}]`),
+    checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
+  },
+});
+
+const ALLOWED_TAGS = [
+  'a',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+];
+const ALLOWED_ATTR = ['href', 'title', 'align', 'start', 'class'];
+
+let purifier: Purifier | undefined;
+
+function getPurifier(): Purifier {
+  if (purifier) return purifier;
+  const p = DOMPurify(window);
+  p.addHook('uponSanitizeAttribute', (node, data) => {
+    // Only a code block's language class survives; the panel's own classes cannot be spoofed.
+    if (data.attrName === 'class') {
+      data.keepAttr = node.nodeName === 'CODE' && /^language-[\w+-]{1,40}$/.test(data.attrValue);
+    }
+  });
+  p.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    const href = node.getAttribute('href');
+    if (href !== null && !SAFE_HREF.test(href.trim())) node.removeAttribute('href');
+    if (node.hasAttribute('href')) node.setAttribute('rel', 'noopener noreferrer');
+  });
+  purifier = p;
+  return p;
+}
+
+function sanitise(html: string): DocumentFragment {
+  const fragment = getPurifier().sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  linkifyFileRefs(fragment);
+  return fragment;
+}
+
+/** Renders markdown to a sanitised fragment with file references linked. */
+export function renderMarkdown(source: string): DocumentFragment {
+  return sanitise(marked.parse(source) as string);
+}
+
+/** One line of inline markdown (tracker descriptions, plan steps): no blocks, same sanitising. */
+export function renderInlineMarkdown(source: string): DocumentFragment {
+  return sanitise(marked.parseInline(source) as string);
+}
+
+/** Plain text with file references linked (user messages, tool output). */
+export function renderPlainText(text: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  fragment.append(text);
+  linkifyFileRefs(fragment);
+  return fragment;
+}
+
+/** A small cache of rendered fragments for completed items, so scrolling back is cheap. */
+export class RenderCache {
+  private readonly entries = new Map<string, DocumentFragment>();
+  constructor(private readonly capacity = 300) {}
+
+  /** A fresh copy of the rendering of `key`, computing it with `render` on a miss. */
+  get(key: string, render: () => DocumentFragment): DocumentFragment {
+    let hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+    } else {
+      hit = render();
+      if (this.entries.size >= this.capacity) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+    }
+    this.entries.set(key, hit);
+    return hit.cloneNode(true) as DocumentFragment;
+  }
+}

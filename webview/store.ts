@@ -1,0 +1,148 @@
+/**
+ * The panel's copy of the host's view state. It takes raw host messages, checks them, applies a
+ * snapshot or the next delta, and asks for a resync on a sequence gap. Deltas are queued and
+ * applied once per animation frame, so a burst of streamed tokens costs one render.
+ */
+import { applyOps, coalesceOps, emptyViewState, parseHostMessage, type DeltaOp, type ViewState } from '../src/protocol';
+import type { Post } from './bridge';
+
+export type Scheduler = (flush: () => void) => void;
+
+export interface StoreOptions {
+  post: Post;
+  /** Runs `flush` before the next paint. Defaults to `requestAnimationFrame` with a timer fallback. */
+  schedule?: Scheduler;
+  /** Where dropped messages are reported; defaults to `console.warn`. */
+  warn?: (message: string) => void;
+  /** Clock for resync throttling (ms). */
+  now?: () => number;
+}
+
+/** How long to wait before asking again for a snapshot the host has not sent. */
+const RESYNC_RETRY_MS = 1000;
+
+/** rAF does not run while a view is hidden; the timer makes sure queued deltas still land. */
+export const frameScheduler: Scheduler = (flush) => {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    flush();
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once);
+  setTimeout(once, 100);
+};
+
+export class PanelStore {
+  private state: ViewState = emptyViewState();
+  /** Sequence number of the last snapshot or delta applied; -1 before the first snapshot. */
+  private seq = -1;
+  private waitingForSnapshot = true;
+  private lastResyncAt = Number.NEGATIVE_INFINITY;
+  private queue: DeltaOp[] = [];
+  private pendingState: ViewState | undefined;
+  private scheduled = false;
+  private readonly listeners = new Set<() => void>();
+  private dropped = 0;
+  private readonly post: Post;
+  private readonly schedule: Scheduler;
+  private readonly warn: (message: string) => void;
+  private readonly now: () => number;
+
+  constructor(options: StoreOptions) {
+    this.post = options.post;
+    this.schedule = options.schedule ?? frameScheduler;
+    this.warn = options.warn ?? ((m) => console.warn(`[planwise] ${m}`));
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  getState(): ViewState {
+    return this.state;
+  }
+
+  /** The last sequence number received (applied or queued); -1 before the first snapshot. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** How many host messages were malformed and dropped. */
+  get droppedCount(): number {
+    return this.dropped;
+  }
+
+  /** True until a snapshot arrives (at start and after a gap). */
+  get awaitingSnapshot(): boolean {
+    return this.waitingForSnapshot;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells the host the panel is listening; it answers with a snapshot. */
+  start(): void {
+    this.lastResyncAt = this.now();
+    this.post({ type: 'ready' });
+  }
+
+  /** Handles one raw message from the host. Never throws. */
+  receive(raw: unknown): void {
+    const parsed = parseHostMessage(raw);
+    if (!parsed.ok) {
+      this.dropped += 1;
+      this.warn(parsed.error);
+      return;
+    }
+    const msg = parsed.msg;
+    if (msg.type === 'snapshot') {
+      this.seq = msg.seq;
+      this.waitingForSnapshot = false;
+      this.queue = [];
+      this.pendingState = msg.state;
+      this.requestFlush();
+      return;
+    }
+    if (this.waitingForSnapshot) {
+      this.askForSnapshot();
+      return;
+    }
+    if (msg.seq <= this.seq) return; // already applied (a replay)
+    if (msg.seq !== this.seq + 1) {
+      this.warn(`Missed host updates ${this.seq + 1}–${msg.seq - 1}; asking for a fresh snapshot.`);
+      this.waitingForSnapshot = true;
+      this.askForSnapshot();
+      return;
+    }
+    this.seq = msg.seq;
+    this.queue.push(...msg.ops);
+    this.requestFlush();
+  }
+
+  /** Applies everything queued now (normally called by the scheduler). */
+  flush(): void {
+    this.scheduled = false;
+    let next = this.pendingState ?? this.state;
+    this.pendingState = undefined;
+    if (this.queue.length > 0) {
+      next = applyOps(next, coalesceOps(this.queue));
+      this.queue = [];
+    }
+    if (next === this.state) return;
+    this.state = next;
+    for (const l of [...this.listeners]) l();
+  }
+
+  private askForSnapshot(): void {
+    const t = this.now();
+    if (t - this.lastResyncAt < RESYNC_RETRY_MS) return;
+    this.lastResyncAt = t;
+    this.post({ type: 'resync', lastSeq: this.seq });
+  }
+
+  private requestFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+}

@@ -1,0 +1,42 @@
+/** A thin wrapper of the toolkit's `<vscode-button>`; the rest of the panel uses this. */
+import type { ComponentChildren, Ref } from 'preact';
+import './elements';
+
+export interface ButtonProps {
+  children: ComponentChildren;
+  onClick: () => void;
+  appearance?: 'primary' | 'secondary' | 'icon';
+  disabled?: boolean;
+  title?: string;
+  label?: string;
+  class?: string;
+  buttonRef?: Ref<HTMLElement>;
+  testId?: string;
+}
+
+export function Button(props: ButtonProps) {
+  const disabled = props.disabled === true;
+  return (
+    <vscode-button
+      ref={props.buttonRef}
+      appearance={props.appearance ?? 'primary'}
+      disabled={disabled}
+      aria-disabled={disabled ? 'true' : undefined}
+      title={props.title}
+      aria-label={props.label}
+      class={props.class}
+      data-testid={props.testId}
+      onClick={(e: MouseEvent) => {
+        // The element still receives clicks on its padding while disabled.
+        if (disabled) {
+          e.preventDefault();
+          e.stopPropagation();
+          return;
+        }
+        props.onClick();
+      }}
+    >
+      {props.children}
+    </vscode-button>
+  );
+}
