@@ -1,0 +1,146 @@
+import type { EventBus } from '../events/bus';
+import { checkPlanningToolCall, type Verdict } from '../gate';
+import { previewOf, utf8Length } from '../spool';
+import { runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
+import type { AskAction, GuardAction, OutcomeKind, StopAction, TurnGuards } from './guards';
+import { metadataStub } from './guards';
+import { categoryOf } from './guards/commandShape';
+import type { ToolCall } from './model';
+
+/** What the dispatcher needs besides the call: the tools on offer, their context, the gate's inputs. */
+export interface DispatchContext {
+  readonly mode: 'plan' | 'build';
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly toolContext: ToolContext;
+  readonly guards: TurnGuards;
+  readonly bus: EventBus;
+  readonly turnId: string;
+  /** Workspace-relative plans directory, for the planning write policy. */
+  readonly plansDir: string;
+  /** Decides a call while building (the build policy); planning always uses the read-only gate. */
+  readonly buildPolicy?: (tool: ToolDefinition, args: Record<string, unknown>) => Promise<Verdict>;
+}
+
+export type DispatchResult =
+  | { readonly kind: 'done'; readonly content: string; readonly action: GuardAction }
+  /** The call is pending on a budget decision (ask the person, or stop): it did not run or count. */
+  | { readonly kind: 'pending'; readonly action: AskAction | StopAction };
+
+const ALLOW_ALL: Verdict = { allowed: true, reason: 'allowed', rule: 'tool' };
+
+function outcomeKind(tool: ToolDefinition | undefined): OutcomeKind {
+  if (!tool) return 'other';
+  if (tool.name === 'read_spool') return 'spool';
+  return tool.kind;
+}
+
+/** A small stable hash of a result body, so the guards can tell a result that only repeats another. */
+export function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${text.length.toString(36)}:${(h >>> 0).toString(36)}`;
+}
+
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Runs one tool call the model asked for: budget admission, the gate (decided before anything
+ * runs), the tool, the preview charge, and the guards' verdict. Emits the tool-call item with its
+ * verdict and the tool-result item.
+ */
+export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promise<DispatchResult> {
+  const tool = ctx.tools.get(call.name);
+  const args = parseArgs(call.arguments);
+  const kind = outcomeKind(tool);
+  const { bus, turnId: turn_id, guards } = ctx;
+
+  const admission = guards.beforeCall({ tool: call.name, kind, args });
+  if (!admission.admit && admission.action) return { kind: 'pending', action: admission.action };
+
+  let verdict: Verdict;
+  if (!tool) {
+    const names = [...ctx.tools.keys()].join(', ');
+    verdict = {
+      allowed: false,
+      reason: `blocked: unknown tool '${call.name}'; available tools: ${names}`,
+      rule: 'tool',
+    };
+  } else if (ctx.mode === 'plan') {
+    verdict = await checkPlanningToolCall({ name: tool.name, kind: tool.kind }, args, {
+      roots: ctx.toolContext.reader.roots,
+      trusted: ctx.toolContext.trusted,
+      ...(ctx.toolContext.home !== undefined ? { home: ctx.toolContext.home } : {}),
+      plansDir: ctx.plansDir,
+      realpath: (p) => ctx.toolContext.reader.realpath(p),
+    });
+  } else {
+    verdict = ctx.buildPolicy ? await ctx.buildPolicy(tool, args) : ALLOW_ALL;
+  }
+
+  const callItem = {
+    id: `call-${call.id}`,
+    kind: 'tool_call' as const,
+    tool: { callId: call.id, name: call.name, arguments: call.arguments },
+    verdict: { allowed: verdict.allowed, reason: verdict.reason },
+  };
+  bus.emit({ type: 'item.started', turn_id, item: callItem });
+
+  let result: ToolResult;
+  if (!admission.admit) {
+    result = { ok: false, content: admission.stub, bytes: utf8Length(admission.stub) };
+  } else if (!verdict.allowed || !tool) {
+    result = { ok: false, content: verdict.reason, bytes: utf8Length(verdict.reason), blocked: true };
+  } else {
+    const limit = guards.resultLimit();
+    result = await runTool(tool, call.arguments, { ...ctx.toolContext, previewLimitBytes: limit });
+    const shown = guards.previewFor(utf8Length(result.content));
+    if (shown === 0) {
+      const stub = metadataStub(
+        call.name,
+        result.bytes,
+        guards.stats.previewBytes.max,
+        result.spoolId ? `spool id ${result.spoolId}` : undefined,
+      );
+      result = { ...result, content: stub };
+    } else if (shown < utf8Length(result.content)) {
+      result = { ...result, content: previewOf(result.content, shown, ctx.toolContext.spool).content };
+    }
+  }
+  bus.emit({ type: 'item.completed', turn_id, item: callItem });
+  bus.emit({
+    type: 'item.completed',
+    turn_id,
+    item: {
+      id: `result-${call.id}`,
+      kind: 'tool_result',
+      result: { callId: call.id, ok: result.ok, bytes: result.bytes, preview: result.content.slice(0, 2000) },
+    },
+  });
+
+  const blocked = result.blocked === true || !verdict.allowed;
+  const action =
+    admission.admit || blocked
+      ? guards.afterCall({
+          tool: call.name,
+          kind,
+          args,
+          blocked,
+          ok: result.ok,
+          lowSignal: result.lowSignal === true,
+          resultHash: result.ok ? hashText(result.content) : '',
+          bytes: result.bytes,
+          category: categoryOf({ tool: call.name, kind, args }),
+        })
+      : ({ type: 'continue' } as const);
+  return { kind: 'done', content: result.content, action };
+}

@@ -1,0 +1,105 @@
+import type { EventBus } from '../events/bus';
+import { PlanStreamParser, finalizeResponse } from '../plan/parser';
+import type { FinishReason, ModelClient, ModelRequest, ToolCall, Usage } from './model';
+
+/** One streamed model response, reconciled: visible prose, the plan (if any), calls and usage. */
+export interface StreamedResponse {
+  /** Visible prose with plan markup removed. */
+  readonly visible: string;
+  /** The plan text when the response held a `<proposed_plan>` block (unclosed counts). */
+  readonly plan?: string;
+  /** The assistant message to store: visible prose plus one canonical plan block. */
+  readonly response: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly finishReason: FinishReason;
+  readonly usage?: Usage;
+}
+
+export interface StreamIds {
+  readonly turnId: string;
+  /** Makes a fresh item id. */
+  readonly newId: (prefix: string) => string;
+}
+
+/**
+ * Sends one request and turns the stream into thread events: visible prose as `item.*` of kind
+ * `assistant_text`, thinking as `reasoning`, plan text as `plan.delta`. Plan markup never reaches
+ * the visible transcript; the completed content wins over the streamed text.
+ */
+export async function streamResponse(
+  model: ModelClient,
+  request: ModelRequest,
+  bus: EventBus,
+  ids: StreamIds,
+  signal?: AbortSignal,
+): Promise<StreamedResponse> {
+  const parser = new PlanStreamParser();
+  const turn_id = ids.turnId;
+  let textId: string | undefined;
+  let reasoningId: string | undefined;
+  let reasoning = '';
+
+  const emitVisible = (delta: string) => {
+    if (delta === '') return;
+
+    if (textId === undefined) {
+      textId = ids.newId('msg');
+      bus.emit({ type: 'item.started', turn_id, item: { id: textId, kind: 'assistant_text', text: '' } });
+    }
+    bus.emit({ type: 'item.updated', turn_id, item: { id: textId, kind: 'assistant_text', delta } });
+  };
+
+  let done: { finishReason: FinishReason; content: string; toolCalls: readonly ToolCall[]; usage?: Usage } | undefined;
+  for await (const event of model.stream(request, signal)) {
+    switch (event.type) {
+      case 'text': {
+        const chunk = parser.push(event.delta);
+        emitVisible(chunk.visible);
+        if (chunk.plan !== '') bus.emit({ type: 'plan.delta', turn_id, delta: chunk.plan });
+        break;
+      }
+      case 'reasoning':
+        reasoning += event.delta;
+        if (reasoningId === undefined) {
+          reasoningId = ids.newId('think');
+          bus.emit({ type: 'item.started', turn_id, item: { id: reasoningId, kind: 'reasoning', text: '' } });
+        }
+        bus.emit({ type: 'item.updated', turn_id, item: { id: reasoningId, kind: 'reasoning', delta: event.delta } });
+        break;
+      case 'done':
+        done = event;
+        break;
+      default:
+        break;
+    }
+  }
+  if (done === undefined) throw new Error('the model stream ended without a final event');
+
+  const tail = parser.end();
+  emitVisible(tail.visible);
+  if (tail.plan !== '') bus.emit({ type: 'plan.delta', turn_id, delta: tail.plan });
+  const final = finalizeResponse(parser, done.content);
+
+  if (reasoningId !== undefined) {
+    bus.emit({ type: 'item.completed', turn_id, item: { id: reasoningId, kind: 'reasoning', text: reasoning } });
+  }
+  if (textId !== undefined || final.visible.trim() !== '') {
+    if (textId === undefined) {
+      textId = ids.newId('msg');
+      bus.emit({ type: 'item.started', turn_id, item: { id: textId, kind: 'assistant_text', text: '' } });
+    }
+    // The completed text wins: a client that missed deltas, or saw streamed text the provider
+    // later corrected, renders this.
+    bus.emit({ type: 'item.completed', turn_id, item: { id: textId, kind: 'assistant_text', text: final.visible } });
+  }
+  return {
+    visible: final.visible,
+    ...(final.plan !== undefined ? { plan: final.plan } : {}),
+    response: final.response,
+    reasoning,
+    toolCalls: done.toolCalls,
+    finishReason: done.finishReason,
+    ...(done.usage ? { usage: done.usage } : {}),
+  };
+}

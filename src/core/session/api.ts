@@ -1,0 +1,82 @@
+/**
+ * The engine as a host sees it. A host (VS Code, CLI, tests) builds a `SessionDeps` from its own
+ * adapters, calls `createSession` once per session, listens to `session.bus`, and forwards the
+ * person's input. The engine asks the person through the `Interviewer` and `Approver` ports.
+ */
+import type { ArchiveStore, Clock, CommandRunner, Searcher, WorkspaceReader, WorkspaceWriter } from '../ports';
+import type { ModelClient } from '../agent/model';
+import type { BudgetOverrides } from '../agent/budgets';
+import type { EventBus } from '../events/bus';
+import type { LifecycleState } from '../events/types';
+import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports';
+
+export interface SessionDeps {
+  readonly reader: WorkspaceReader;
+  /** Writes the runtime owns: plan files, trackers. */
+  readonly writer: WorkspaceWriter;
+  /** Writes by the build agent (VS Code: undoable WorkspaceEdits); defaults to `writer`. */
+  readonly editWriter?: WorkspaceWriter;
+  readonly searcher: Searcher;
+  /** Absent: no shell at all (e.g. a host that cannot run processes). */
+  readonly runner?: CommandRunner;
+  readonly model: ModelClient;
+  readonly clock: Clock;
+  readonly interviewer: Interviewer;
+  readonly approver: Approver;
+  /** Absent: no session archive, so resume is unavailable (and never advertised). */
+  readonly archive?: ArchiveStore;
+  /** Receives one line per notable engine event for the host's log; never secrets. */
+  readonly log?: (line: string) => void;
+}
+
+export interface SessionConfig {
+  readonly planningModel: string;
+  /** Defaults to the planning model. */
+  readonly buildModel?: string;
+  readonly trusted: boolean;
+  readonly home?: string;
+  /** Workspace-relative, default `.vtcode/plans`. */
+  readonly plansDir?: string;
+  readonly budgets?: BudgetOverrides;
+  /** Tokens of the model's context window, for the context-usage percentage. */
+  readonly contextWindow?: number;
+  /** A step with a `verify:` completes only after its command passed (default true). */
+  readonly requireVerifyToComplete?: boolean;
+  /** Build commands the person allows without asking (exact commands or prefixes ending in `*`). */
+  readonly buildAllowList?: readonly string[];
+  /** Non-interactive runs: interview denials are permanent, approval never prompts. */
+  readonly interactive?: boolean;
+  /** The agent a new session starts with (the seed's `default_primary_agent`). */
+  readonly startAgent?: 'plan' | 'build';
+  /** An explicit setting that decides the approval without asking (e.g. the CLI's `--approve`). */
+  readonly autoDecision?: ApprovalDecision;
+}
+
+export interface Session {
+  readonly id: string;
+  readonly bus: EventBus;
+  readonly state: LifecycleState;
+  readonly mode: 'plan' | 'build';
+  /** The current plan file (absolute), once one was persisted. */
+  readonly planFile: string | undefined;
+  /** Starts planning (or building, for `mode: 'build'`) on a task; resolves when the run stops. */
+  start(task: string, options?: { mode?: 'plan' | 'build' }): Promise<SessionStop>;
+  /**
+   * Composer input. While the gate is open, intent phrases decide it (stay wins over exit; feedback
+   * with "stay" becomes a revision request). `/plan` and `/plan off` are handled here. While a turn
+   * runs, mode switches are refused with a notice.
+   */
+  submit(text: string): Promise<SessionStop | undefined>;
+  /** A decision from a button or command while the gate is open. */
+  decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined>;
+  /** Aborts the running turn (the person pressed Stop or closed the window). */
+  cancel(): void;
+}
+
+/** Why a run stopped. */
+export type SessionStop =
+  | { readonly kind: 'awaiting_approval'; readonly planFile: string }
+  | { readonly kind: 'completed'; readonly summary: string }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'blocked'; readonly reason: string; readonly resumeId?: string }
+  | { readonly kind: 'error'; readonly message: string };
