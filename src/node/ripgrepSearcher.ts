@@ -8,7 +8,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { SearchFileResult, SearchRequest, SearchResult, Searcher, WorkspaceReader } from '../core/ports';
-import { HEAVY_DIRS } from '../core/tools/ignoreRules';
+import { HEAVY_DIRS, IgnoreRules, rootOf } from '../core/tools/ignoreRules';
 import { JsSearcher } from '../core/tools/jsSearch';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -43,7 +43,7 @@ function isExecutableFile(path: string): boolean {
  */
 export function createSearcher(reader: WorkspaceReader, rgPath?: string | null, env: Env = process.env): Searcher {
   const found = rgPath === null ? undefined : rgPath !== undefined ? rgPath : findRipgrep(env);
-  return found !== undefined && isExecutableFile(found) ? new RipgrepSearcher(found) : new JsSearcher(reader);
+  return found !== undefined && isExecutableFile(found) ? new RipgrepSearcher(found, reader) : new JsSearcher(reader);
 }
 
 interface RgText {
@@ -57,9 +57,34 @@ interface RgEvent {
 }
 
 export class RipgrepSearcher implements Searcher {
-  constructor(readonly rgPath: string) {}
+  /**
+   * ripgrep is told not to read ignore files above the folder it searches (a `.gitignore` with `*`
+   * in a parent of the workspace would otherwise hide everything), and its `--glob` overrides
+   * `.gitignore`. With a `reader`, the results are therefore checked against the workspace's own
+   * rules (root down to each file) whenever a subfolder is searched or a glob is given.
+   */
+  constructor(
+    readonly rgPath: string,
+    private readonly reader?: WorkspaceReader,
+  ) {}
 
-  search(request: SearchRequest): Promise<SearchResult> {
+  async search(request: SearchRequest): Promise<SearchResult> {
+    const result = await this.run(request);
+    const root = this.reader ? rootOf(this.reader.roots, request.root) : undefined;
+    if (!this.reader || root === undefined || result.files.length === 0) return result;
+    if (root === request.root && !request.glob) return result;
+    if (statSync(request.root, { throwIfNoEntry: false })?.isFile()) return result;
+    const rules = new IgnoreRules(this.reader, root);
+    const files: SearchFileResult[] = [];
+    for (const file of result.files) {
+      if (!(await rules.check(join(request.root, file.path), false))) files.push(file);
+    }
+    if (files.length === result.files.length) return result;
+    const matchCount = files.reduce((n, f) => n + f.lines.filter((l) => l.match).length, 0);
+    return { ...result, files, matchCount };
+  }
+
+  private run(request: SearchRequest): Promise<SearchResult> {
     const isFile = statSync(request.root, { throwIfNoEntry: false })?.isFile() ?? false;
     const cwd = isFile ? dirname(request.root) : request.root;
     const target = isFile ? basename(request.root) : '.';
@@ -70,6 +95,7 @@ export class RipgrepSearcher implements Searcher {
       '--no-require-git',
       '--no-ignore-dot',
       '--no-ignore-global',
+      '--no-ignore-parent',
       '--sort',
       'path',
       request.caseInsensitive ? '--ignore-case' : '--case-sensitive',

@@ -28,17 +28,14 @@ describe('tool registry helpers', () => {
 
   it('parses and validates raw arguments, then runs the tool', async () => {
     const ctx = contextFor(ws);
-    const r = await runTool(readFileTool as ToolDefinition, '{"path":"a.txt","start_line":2}', ctx);
+    const r = await runTool(readFileTool, '{"path":"a.txt","start_line":2}', ctx);
     assert.equal(r.content, 'a.txt lines 2-2 of 2\n2\ttwo');
   });
 
   it('explains invalid JSON and invalid arguments', async () => {
     const ctx = contextFor(ws);
-    assert.match(
-      (await runTool(readFileTool as ToolDefinition, '{path:', ctx)).content,
-      /^read_file: the arguments are not valid JSON/,
-    );
-    const bad = await runTool(readFileTool as ToolDefinition, '{"start_line":0}', ctx);
+    assert.match((await runTool(readFileTool, '{path:', ctx)).content, /^read_file: the arguments are not valid JSON/);
+    const bad = await runTool(readFileTool, '{"start_line":0}', ctx);
     assert.equal(bad.ok, false);
     assert.match(bad.content, /^read_file: invalid arguments \(path: .*; start_line: .*\)/);
   });

@@ -64,7 +64,7 @@ describe('searchers', () => {
   });
 
   const engines: [string, (ws: TempWorkspace) => Searcher][] = [
-    ['ripgrep', () => new RipgrepSearcher(rg!)],
+    ['ripgrep', (ws) => new RipgrepSearcher(rg!, ws.reader)],
     ['javascript', (ws) => new JsSearcher(ws.reader)],
   ];
 
@@ -161,6 +161,31 @@ describe('searchers', () => {
         assert.equal(exact.truncated, false);
       });
 
+      it('does not let a glob bring back gitignored files', async () => {
+        const r = await make(ws).search(request(ws, { glob: '*.{txt,ts}' }));
+        assert.deepEqual(
+          r.files.map((f) => f.path),
+          ['a.ts', 'b.ts', 'keep.gen.ts', 'sub/kept.ts'],
+        );
+      });
+
+      it('applies the workspace .gitignore files above a searched subfolder', async () => {
+        ws.write('sub/x.gen.ts', 'needle generated in sub\n');
+        ws.write('sub/deeper/y.gen.ts', 'needle generated deeper\n');
+        const r = await make(ws).search(request(ws, { root: ws.path('sub') }));
+        assert.deepEqual(
+          r.files.map((f) => f.path),
+          ['kept.ts'],
+        );
+        assert.equal(r.matchCount, 1);
+      });
+
+      it('ignores .gitignore files above the workspace root', async () => {
+        ws.write('../.gitignore', '*\n');
+        const r = await make(ws).search(request(ws));
+        assert.equal(r.matchCount, 7);
+      });
+
       it('reports an invalid regular expression', async () => {
         await assert.rejects(make(ws).search(request(ws, { pattern: 'a(b' })), /regex|regular expression/i);
       });
@@ -180,8 +205,16 @@ describe('searchers', () => {
         'ctx.txt',
         Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? `needle ${i}` : `filler ${i}`)).join('\n'),
       );
-      for (const extra of [{}, { contextLines: 2 }, { contextLines: 3, maxMatches: 4 }, { glob: '!*.ts' }]) {
-        const a = await new RipgrepSearcher(rg!).search(request(ws, extra));
+      const cases = [
+        {},
+        { contextLines: 2 },
+        { contextLines: 3, maxMatches: 4 },
+        { glob: '!*.ts' },
+        { glob: '*.txt' },
+        { glob: '*.ts' },
+      ];
+      for (const extra of cases) {
+        const a = await new RipgrepSearcher(rg!, ws.reader).search(request(ws, extra));
         const b = await new JsSearcher(ws.reader).search(request(ws, extra));
         assert.deepEqual({ ...b, engine: 'ripgrep' }, a, `differ for ${JSON.stringify(extra)}`);
       }

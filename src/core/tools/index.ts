@@ -20,7 +20,7 @@ export const readOnlyTools: readonly ToolDefinition[] = [
   codeSearchTool,
   execCommandTool,
   readSpoolTool,
-] as readonly ToolDefinition[];
+];
 
 /** The tool as the model sees it: name, description, JSON Schema of the arguments. */
 export function toolSchemaOf(tool: ToolDefinition): ToolSchema {
