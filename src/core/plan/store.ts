@@ -1,0 +1,319 @@
+/**
+ * The plan store (rules §4). Candidates are validated before anything is written; an invalid one
+ * never touches the plan file and is kept (bounded to 8 KiB) for the next repair. Every write goes
+ * through the `WorkspaceWriter` port, which writes atomically (temporary file + rename). Every
+ * accepted revision is kept in `<stem>.history/NNN.md`; nothing is ever deleted.
+ *
+ * Save order: the plan file first, then its history entry. Before writing, a plan file whose text
+ * differs from the latest history entry (a hand edit, a plan written by VT Code, or a save cut off
+ * between the two writes) is first recorded as a revision of its own, so no text is ever lost.
+ */
+import { join } from 'node:path';
+import type { WorkspaceReader, WorkspaceWriter } from '../ports';
+import type { PlanError, PlanSummary } from './types';
+import { buildRepairFeedback, validatePlan } from './validator';
+import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
+import { embedTrackerBlock, extractTrackerBlock, stripTrackerBlock } from './trackerBlock';
+import {
+  parseTrackerFile,
+  renderTrackerFile,
+  trackerCounts,
+  trackerFromPlan,
+  type TaskItem,
+  type Tracker,
+  type TrackerCounts,
+} from './tracker';
+import {
+  DEFAULT_PLANS_DIR,
+  NEW_PLAN_DRAFT,
+  TASK_MIRROR,
+  generatedStem,
+  isPlanFileName,
+  planPaths,
+  resolvePlanRef,
+  revisionFileName,
+  revisionOf,
+  stemFromName,
+  type PlanPaths,
+} from './storeLayout';
+
+export interface PlanStoreOptions {
+  /** Absolute workspace root. */
+  root: string;
+  /** Plans folder relative to the root; default `.vtcode/plans`. */
+  plansDir?: string;
+  now: () => number;
+  random?: () => number;
+}
+
+export type SaveResult =
+  { ok: true; file: string; stem: string; revision: number } | { ok: false; errors: PlanError[]; feedback: string };
+
+/** A plan read back from disk, valid or not. */
+export interface LoadedPlan {
+  stem: string;
+  file: string;
+  /** The plan text without its embedded tracker block. */
+  markdown: string;
+  /** The file exactly as stored. */
+  raw: string;
+  valid: boolean;
+  errors: PlanError[];
+  summary: PlanSummary;
+  /** From the sidecar, else from the embedded block; absent when the plan has neither. */
+  tracker?: Tracker;
+  trackerSource?: 'sidecar' | 'embedded';
+  /** Number of history entries (0 for a plan written by hand or by VT Code). */
+  revisions: number;
+}
+
+export interface PlanListing {
+  stem: string;
+  file: string;
+  title: string;
+  valid: boolean;
+  steps: number;
+  revisions: number;
+  mtimeMs: number;
+  /** Tracker progress, when the plan has a tracker. */
+  counts?: TrackerCounts;
+}
+
+/** A rejected candidate kept for the next repair request. */
+export interface RejectedDraft {
+  file: string;
+  markdown: string;
+}
+
+const decoder = new TextDecoder();
+
+/** Plan text as stored in history: no tracker block, one trailing newline. */
+function normalise(markdown: string): string {
+  return `${stripTrackerBlock(markdown).replace(/\s+$/, '')}\n`;
+}
+
+export class PlanStore {
+  readonly plansDir: string;
+  private readonly random: () => number;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly reader: WorkspaceReader,
+    private readonly writer: WorkspaceWriter,
+    private readonly opts: PlanStoreOptions,
+  ) {
+    this.plansDir = join(opts.root, opts.plansDir ?? DEFAULT_PLANS_DIR);
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** Absolute path of the global tracker mirror. */
+  get mirrorFile(): string {
+    return join(this.opts.root, TASK_MIRROR);
+  }
+
+  /**
+   * Validates, then saves `markdown` as a new plan, or as a new revision of `stem` (or of the plan
+   * called `name`). An invalid candidate writes only the rejected-draft file.
+   */
+  save(markdown: string, opts: { stem?: string; name?: string } = {}): Promise<SaveResult> {
+    return this.serial(async () => {
+      const text = normalise(markdown);
+      const v = validatePlan(text);
+      const known = opts.stem ?? (opts.name !== undefined ? stemFromName(opts.name) : undefined);
+      if (!v.valid) {
+        await this.keepRejected(known ?? NEW_PLAN_DRAFT, text);
+        return { ok: false, errors: v.errors, feedback: buildRepairFeedback(text, v.errors, v.summary) };
+      }
+      const paths = opts.stem !== undefined ? await this.existing(opts.stem) : await this.freshOrNamed(known);
+      let revision = await this.recordUnsavedText(paths);
+      const tracker = await this.readSidecar(paths);
+      let fileText = text;
+      if (tracker) {
+        const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
+        fileText = embedTrackerBlock(text, trackerBlockBody(refreshed));
+        await this.writer.writeFileAtomic(paths.sidecar, renderTrackerFile(refreshed));
+        await this.writer.writeFileAtomic(this.mirrorFile, renderTrackerFile(refreshed));
+      }
+      await this.writer.writeFileAtomic(paths.plan, fileText);
+      revision += 1;
+      await this.writer.writeFileAtomic(join(paths.history, revisionFileName(revision)), text);
+      return { ok: true, file: paths.plan, stem: paths.stem, revision };
+    });
+  }
+
+  /** Loads a plan by stem, file name or path, with its tracker and validation. */
+  async load(stemOrFile: string): Promise<LoadedPlan> {
+    const paths = resolvePlanRef(this.opts.root, this.plansDir, stemOrFile);
+    const raw = await this.readText(paths.plan);
+    if (raw === undefined) {
+      throw new Error(`no plan "${stemOrFile}": ${paths.plan} does not exist (run 'planwise plans' to list plans)`);
+    }
+    const markdown = stripTrackerBlock(raw);
+    const v = validatePlan(markdown);
+    const plan: LoadedPlan = {
+      stem: paths.stem,
+      file: paths.plan,
+      markdown,
+      raw,
+      valid: v.valid,
+      errors: v.errors,
+      summary: v.summary,
+      revisions: (await this.revisionNumbers(paths)).length,
+    };
+    const sidecar = await this.readSidecar(paths);
+    const embedded = extractTrackerBlock(raw);
+    if (sidecar) {
+      plan.tracker = sidecar;
+      plan.trackerSource = 'sidecar';
+    } else if (embedded !== undefined && embedded.trim().length > 0) {
+      plan.tracker = { ...parseTrackerFile(embedded), title: v.summary.title || paths.stem };
+      plan.trackerSource = 'embedded';
+    }
+    return plan;
+  }
+
+  /** Every plan in the plans folder, newest first, with tracker progress. */
+  async list(): Promise<PlanListing[]> {
+    if ((await this.reader.stat(this.plansDir))?.type !== 'dir') return [];
+    const out: PlanListing[] = [];
+    for (const entry of await this.reader.readDir(this.plansDir)) {
+      if (entry.type !== 'file' || !isPlanFileName(entry.name)) continue;
+      const file = join(this.plansDir, entry.name);
+      const plan = await this.load(file);
+      const listing: PlanListing = {
+        stem: plan.stem,
+        file,
+        title: plan.summary.title,
+        valid: plan.valid,
+        steps: plan.summary.steps.length,
+        revisions: plan.revisions,
+        mtimeMs: (await this.reader.stat(file))?.mtimeMs ?? 0,
+      };
+      if (plan.tracker) listing.counts = trackerCounts(plan.tracker);
+      out.push(listing);
+    }
+    return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.stem.localeCompare(a.stem));
+  }
+
+  /** Absolute paths of a plan's history entries, oldest first. */
+  async history(stem: string): Promise<string[]> {
+    const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
+    return (await this.revisionNumbers(paths)).map((n) => join(paths.history, revisionFileName(n)));
+  }
+
+  /** The text of revision `n` (1-based) of a plan. */
+  async readRevision(stem: string, n: number): Promise<string> {
+    const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
+    const text = await this.readText(join(paths.history, revisionFileName(n)));
+    if (text === undefined) {
+      const have = await this.revisionNumbers(paths);
+      const range = have.length === 0 ? 'it has no history' : `it has revisions 1-${have[have.length - 1]}`;
+      throw new Error(`plan "${stem}" has no revision ${n}: ${range}`);
+    }
+    return text;
+  }
+
+  /** Writes the tracker: the sidecar, the global mirror, and the block embedded in the plan file. */
+  saveTracker(stem: string, tracker: Tracker): Promise<void> {
+    return this.serial(async () => {
+      const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
+      const raw = await this.readText(paths.plan);
+      if (raw === undefined) throw new Error(`cannot save a tracker for "${stem}": ${paths.plan} does not exist`);
+      const file = renderTrackerFile(tracker);
+      await this.writer.writeFileAtomic(paths.sidecar, file);
+      await this.writer.writeFileAtomic(this.mirrorFile, file);
+      await this.writer.writeFileAtomic(paths.plan, embedTrackerBlock(raw, trackerBlockBody(tracker)));
+    });
+  }
+
+  /** The last rejected draft kept for `stem` (or for a new plan), if any. */
+  async readRejected(stem?: string): Promise<RejectedDraft | undefined> {
+    const file = this.rejectedFile(stem ?? NEW_PLAN_DRAFT);
+    const markdown = await this.readText(file);
+    return markdown === undefined ? undefined : { file, markdown };
+  }
+
+  private rejectedFile(stem: string): string {
+    return join(this.plansDir, '.rejected', `${stem}.md`);
+  }
+
+  private async keepRejected(stem: string, text: string): Promise<void> {
+    await this.writer.writeFileAtomic(this.rejectedFile(stem), boundUtf8(text, REJECTED_DRAFT_MAX_BYTES).text);
+  }
+
+  /** Runs writes one after another, so two saves never pick the same revision number. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async existing(stem: string): Promise<PlanPaths> {
+    const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
+    if ((await this.reader.stat(paths.plan)) === undefined && (await this.revisionNumbers(paths)).length === 0) {
+      throw new Error(`no plan "${stem}" to revise: ${paths.plan} does not exist`);
+    }
+    return paths;
+  }
+
+  private async freshOrNamed(stem: string | undefined): Promise<PlanPaths> {
+    if (stem !== undefined) return planPaths(this.plansDir, stem);
+    const base = generatedStem(this.opts.now(), this.random);
+    for (let n = 1; ; n++) {
+      const paths = planPaths(this.plansDir, n === 1 ? base : `${base}-${n}`);
+      if ((await this.reader.stat(paths.plan)) === undefined && (await this.reader.stat(paths.history)) === undefined) {
+        return paths;
+      }
+    }
+  }
+
+  /** Records plan-file text that history lacks as a revision; returns the latest revision number. */
+  private async recordUnsavedText(paths: PlanPaths): Promise<number> {
+    const numbers = await this.revisionNumbers(paths);
+    const latest = numbers[numbers.length - 1] ?? 0;
+    const raw = await this.readText(paths.plan);
+    if (raw === undefined) return latest;
+    const current = normalise(raw);
+    const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;
+    if (recorded === current) return latest;
+    await this.writer.writeFileAtomic(join(paths.history, revisionFileName(latest + 1)), current);
+    return latest + 1;
+  }
+
+  private async revisionNumbers(paths: PlanPaths): Promise<number[]> {
+    if ((await this.reader.stat(paths.history))?.type !== 'dir') return [];
+    return (await this.reader.readDir(paths.history))
+      .filter((e) => e.type === 'file')
+      .map((e) => revisionOf(e.name))
+      .filter((n): n is number => n !== undefined)
+      .sort((a, b) => a - b);
+  }
+
+  private async readSidecar(paths: PlanPaths): Promise<Tracker | undefined> {
+    const text = await this.readText(paths.sidecar);
+    return text === undefined ? undefined : parseTrackerFile(text);
+  }
+
+  private async readText(path: string): Promise<string | undefined> {
+    const st = await this.reader.stat(path);
+    if (st?.type !== 'file') return undefined;
+    return decoder.decode(await this.reader.readFile(path));
+  }
+}
+
+/** The embedded block: the tracker file format under a fixed heading (the plan has its own title). */
+function trackerBlockBody(t: Tracker): string {
+  return renderTrackerFile({ ...t, title: `Task tracker: ${t.title}` }).replace(/^# /, '## ');
+}
+
+/** A fresh tracker from a revised plan, keeping the status of items whose description survived. */
+function refreshTracker(previous: Tracker, next: Tracker): Tracker {
+  const merge = (old: readonly TaskItem[], items: readonly TaskItem[]): TaskItem[] =>
+    items.map((item) => {
+      const match = old.find((o) => o.description === item.description);
+      if (!match) return item;
+      const children = item.children.length > 0 ? merge(match.children, item.children) : match.children;
+      return { ...item, status: match.status, children };
+    });
+  return { title: next.title, items: merge(previous.items, next.items) };
+}
