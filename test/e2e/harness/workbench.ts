@@ -1,0 +1,168 @@
+// Drives the VS Code workbench served by code-server in Debian's Chromium. See ./index.ts for the API guide.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { CodeServer } from './codeServer';
+import { artifactsDir, chromiumPath } from './paths';
+import { findWebviewFrame } from './webview';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Selectors of VS Code 1.100's workbench that the harness relies on. */
+export const SELECTORS = {
+  workbench: '.monaco-workbench',
+  statusBar: '.part.statusbar',
+  statusBarItem: '.part.statusbar .statusbar-item',
+  quickInput: '.quick-input-widget',
+  quickInputBox: '.quick-input-widget .quick-input-box input',
+  quickInputRow: '.quick-input-widget .quick-input-list .monaco-list-row',
+  quickInputRowLabel: '.label-name',
+  notificationToast: '.notifications-toasts .notification-toast',
+  notificationMessage: '.notification-list-item-message',
+} as const;
+
+export interface Workbench {
+  browser: Browser;
+  page: Page;
+  /** Milliseconds from navigation to a rendered workbench (status bar and activity bar visible). */
+  renderMs: number;
+  /** Opens the command palette (F1), types `title` and runs the entry whose label is exactly `title`. */
+  runCommand(title: string, opts?: { timeoutMs?: number }): Promise<void>;
+  /** Saves a PNG of the page to test-artifacts/e2e/<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+  /** Waits for a notification toast whose message matches `text`; returns the message. */
+  waitForNotification(text: RegExp, opts?: { timeoutMs?: number }): Promise<string>;
+  /** Text of every visible status bar item, joined with " | ". */
+  statusBarText(): Promise<string>;
+  /** The content frame of a webview view (the inner iframe); see ./webview.ts. */
+  webviewFrame(viewTitle?: string, opts?: { timeoutMs?: number }): Promise<Frame>;
+  /** Console errors the page reported so far. */
+  consoleErrors(): string[];
+  close(): Promise<void>;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function artifactName(name: string): string {
+  const safe = name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '');
+  if (!safe) throw new Error(`screenshot name "${name}" has no usable characters; use letters, digits, "-" or ".".`);
+  return safe.endsWith('.png') ? safe : `${safe}.png`;
+}
+
+export async function openWorkbench(
+  server: Pick<CodeServer, 'url'>,
+  opts: { timeoutMs?: number; viewport?: { width: number; height: number } } = {},
+): Promise<Workbench> {
+  const timeout = opts.timeoutMs ?? 60_000;
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  const errors: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const started = Date.now();
+    await page.goto(server.url, { timeout });
+    await page.locator(SELECTORS.statusBar).waitFor({ state: 'visible', timeout });
+    await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
+    const renderMs = Date.now() - started;
+
+    const runCommand = async (title: string, o: { timeoutMs?: number } = {}): Promise<void> => {
+      const t = o.timeoutMs ?? 30_000;
+      const box = page.locator(SELECTORS.quickInputBox);
+      await page.keyboard.press('F1');
+      try {
+        await box.waitFor({ state: 'visible', timeout: 5000 });
+      } catch {
+        // F1 can be swallowed while focus sits in a widget that handles it; the other default binding.
+        await page.keyboard.press('Control+Shift+P');
+        await box.waitFor({ state: 'visible', timeout: t });
+      }
+      await box.fill(`>${title}`);
+      const row = page
+        .locator(SELECTORS.quickInputRow)
+        .filter({
+          has: page.locator(SELECTORS.quickInputRowLabel, { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+        })
+        .first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: t });
+      } catch {
+        const shown = await page.locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`).allInnerTexts();
+        await page.keyboard.press('Escape');
+        throw new Error(
+          `The command palette has no command "${title}" (it showed: ${shown.slice(0, 8).join('; ') || 'nothing'}). ` +
+            'Pass the label exactly as the palette shows it, "Category: Title".',
+        );
+      }
+      await row.click();
+      // The palette closes (or is reused by the command's own input box, which replaces the rows).
+      await row.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    };
+
+    const screenshot = async (name: string): Promise<string> => {
+      mkdirSync(artifactsDir, { recursive: true });
+      const file = path.join(artifactsDir, artifactName(name));
+      await page.screenshot({ path: file });
+      return file;
+    };
+
+    const waitForNotification = async (text: RegExp, o: { timeoutMs?: number } = {}): Promise<string> => {
+      const toast = page.locator(SELECTORS.notificationToast).filter({ hasText: text }).first();
+      try {
+        await toast.waitFor({ state: 'visible', timeout: o.timeoutMs ?? 30_000 });
+      } catch {
+        const shown = await page
+          .locator(`${SELECTORS.notificationToast} ${SELECTORS.notificationMessage}`)
+          .allInnerTexts();
+        throw new Error(`No notification matching ${text} appeared (visible: ${shown.join('; ') || 'none'}).`);
+      }
+      // Let the slide-in animation finish so a screenshot taken next shows the whole toast.
+      let box = await toast.boundingBox();
+      for (let i = 0; i < 20; i++) {
+        await page.waitForTimeout(100);
+        const next = await toast.boundingBox();
+        if (next && box && next.y === box.y && next.height === box.height) break;
+        box = next;
+      }
+      return (await toast.locator(SELECTORS.notificationMessage).first().innerText()).trim();
+    };
+
+    const statusBarText = async (): Promise<string> => {
+      const items = await page.locator(SELECTORS.statusBarItem).evaluateAll((els) =>
+        els
+          .filter((e) => (e as HTMLElement).offsetParent !== null)
+          .map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ').trim())
+          .filter((t) => t.length > 0),
+      );
+      return items.join(' | ');
+    };
+
+    return {
+      browser,
+      page,
+      renderMs,
+      runCommand,
+      screenshot,
+      waitForNotification,
+      statusBarText,
+      webviewFrame: (viewTitle, o) => findWebviewFrame(page, viewTitle, o?.timeoutMs ?? 30_000),
+      consoleErrors: () => [...errors],
+      close: () => browser.close(),
+    };
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
