@@ -98,6 +98,7 @@ export class PanelStore {
     if (msg.type === 'snapshot') {
       this.seq = msg.seq;
       this.waitingForSnapshot = false;
+      this.lastResyncAt = Number.NEGATIVE_INFINITY; // answered: a later gap may ask at once
       this.queue = [];
       this.pendingState = msg.state;
       this.requestFlush();

@@ -76,6 +76,23 @@ describe('layering rules', () => {
     assert.equal(v.length, 3);
   });
 
+  it('flags the webview-ui-toolkit imported outside webview/ui/, and allows it inside', () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'webview/components/Gate.tsx', text: `import { vsCodeButton } from '@vscode/webview-ui-toolkit';` },
+        { path: 'webview/App.tsx', text: `import '@vscode/webview-ui-toolkit/dist/button/index.js';` },
+        {
+          path: 'webview/ui/toolkit.ts',
+          text: `import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';`,
+        },
+      ],
+      resolver,
+    );
+    assert.equal(v.length, 2);
+    assert.match(v[0]!, /^webview\/components\/Gate\.tsx: only webview\/ui\//);
+    assert.match(v[1]!, /^webview\/App\.tsx: only webview\/ui\//);
+  });
+
   it('allows the webview to import src/protocol and its own files', () => {
     const v = findLayeringViolations(
       [

@@ -18,6 +18,8 @@ const CORE_BANNED = new Set([
 ]);
 /** npm packages the webview bundle may use (UI libraries only; never host or engine code). */
 const WEBVIEW_PACKAGES = /^(preact|preact\/.*|marked|dompurify|@vscode\/webview-ui-toolkit(\/.*)?|zod(\/.*)?)$/;
+/** The deprecated toolkit stays inside webview/ui/, the one folder a later swap would touch. */
+const TOOLKIT = /^@vscode\/webview-ui-toolkit(\/.*)?$/;
 
 export function importsOf(text: string): string[] {
   const out: string[] = [];
@@ -39,15 +41,14 @@ export function findLayeringViolations(
     for (const spec of importsOf(f.text)) {
       const relative = spec.startsWith('.');
       const target = relative ? resolve(f.path, spec) : spec;
+      if (TOOLKIT.test(spec) && !f.path.startsWith('webview/ui/')) {
+        out.push(`${f.path}: only webview/ui/ may import '${spec}'; use the wrappers in webview/ui/`);
+      }
       if (f.path.startsWith('src/core/')) {
         if (CORE_BANNED.has(spec)) out.push(`${f.path}: src/core must not import '${spec}'`);
         if (relative && !within(target, 'src/core')) out.push(`${f.path}: src/core must not import ${target}`);
       } else if (f.path.startsWith('webview/')) {
-        if (
-          relative
-            ? !(within(target, 'webview') || within(target, 'src/protocol'))
-            : !WEBVIEW_PACKAGES.test(spec)
-        ) {
+        if (relative ? !(within(target, 'webview') || within(target, 'src/protocol')) : !WEBVIEW_PACKAGES.test(spec)) {
           out.push(`${f.path}: webview/ may import only webview/ and src/protocol (found '${spec}')`);
         }
       } else if (f.path.startsWith('src/protocol/')) {

@@ -54,6 +54,8 @@ export function mountPanel(options: MountOptions = {}) {
     store,
     host,
     send,
+    /** Runs the pending animation frame (applies queued deltas). */
+    frame: () => act(flushFrames),
     /** Applies ops on the host side and delivers the resulting delta. */
     update: (ops: DeltaOp[]) => send(JSON.parse(JSON.stringify(host.update(ops)))),
     savedUi: () => savedUi,

@@ -45,7 +45,7 @@ export function Header(props: { lifecycle: Lifecycle; budget: Budget | null; loc
     <header class="pw-header">
       <ModeSwitch mode={lifecycle.mode} locked={lifecycle.busy || props.locked} />
       <span class="pw-state" role="status">
-        {lifecycle.busy ? <ProgressRing label="Working" /> : null}
+        {lifecycle.busy ? <ProgressRing /> : null}
         {STATE_LABEL[lifecycle.state]}
       </span>
       {budget ? <BudgetMeter budget={budget} /> : null}

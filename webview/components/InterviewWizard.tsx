@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { Interview } from '../../src/protocol';
 import { usePanel, useUiState } from '../context';
 import type { WizardProgress } from '../uiState';
-import { Button } from '../ui/Button';
+import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 
 const NEXT_KEYS = new Set(['ArrowDown', 'ArrowRight']);
@@ -18,6 +18,7 @@ export function InterviewWizard({ interview, disabled }: { interview: Interview;
   const { post, ui } = usePanel();
   const uiState = useUiState();
   const [sentId, setSentId] = useState<string | null>(null);
+  const [focusSubmit, setFocusSubmit] = useState(false);
   const optionRefs = useRef<(HTMLDivElement | null)[]>([]);
   const submitRef = useRef<HTMLElement>(null);
   const baseId = useId();
@@ -38,6 +39,14 @@ export function InterviewWizard({ interview, disabled }: { interview: Interview;
   const locked = sent || disabled;
   const allAnswered = questions.every((q) => progress.choices[q.id] !== undefined);
 
+  useEffect(() => {
+    // Submit is enabled only once the last choice is rendered, so focus it after that render.
+    if (focusSubmit && allAnswered) {
+      setFocusSubmit(false);
+      focusButton(submitRef.current);
+    }
+  }, [focusSubmit, allAnswered]);
+
   const save = (patch: Partial<WizardProgress>) => ui.update({ wizard: { ...progress, ...patch } });
 
   useEffect(() => {
@@ -45,10 +54,12 @@ export function InterviewWizard({ interview, disabled }: { interview: Interview;
     // Focus moves when a new interview arrives or the step changes, not on every choice.
   }, [interview.requestId, step]);
 
-  const choose = (index: number) => {
+  /** Picks an option; `advance` also moves to the next question in the same update. */
+  const choose = (index: number, advance = false) => {
     const option = question.options[index];
     if (!option || locked) return;
-    save({ choices: { ...progress.choices, [question.id]: option.label } });
+    const choices = { ...progress.choices, [question.id]: option.label };
+    save(advance && !last ? { choices, step: step + 1 } : { choices });
   };
 
   const goTo = (next: number) => save({ step: Math.max(0, Math.min(questions.length - 1, next)) });
@@ -93,9 +104,8 @@ export function InterviewWizard({ interview, disabled }: { interview: Interview;
       choose(index);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      choose(index);
-      if (last) submitRef.current?.focus();
-      else goTo(step + 1);
+      choose(index, true);
+      if (last) setFocusSubmit(true);
     }
   };
 

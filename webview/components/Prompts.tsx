@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EnterPlanningPrompt, Flags, GrantMorePrompt, Handoff, PanelNotice } from '../../src/protocol';
 import { usePanel } from '../context';
-import { Button } from '../ui/Button';
+import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { ProgressRing } from '../ui/ProgressRing';
 
@@ -14,7 +14,7 @@ export function EnterPlanningCard({ prompt, disabled }: { prompt: EnterPlanningP
   const { post } = usePanel();
   const [sentId, setSentId] = useState<string | null>(null);
   const enterRef = useRef<HTMLElement>(null);
-  useEffect(() => enterRef.current?.focus(), [prompt.requestId]);
+  useEffect(() => focusButton(enterRef.current), [prompt.requestId]);
   const locked = disabled || sentId === prompt.requestId;
   const answer = (accept: boolean) => {
     if (locked) return;
@@ -79,7 +79,7 @@ export function HandoffProgress({ handoff }: { handoff: Handoff }) {
       <ul class="pw-handoff-steps" role="status" aria-live="polite">
         {handoff.steps.map((s, i) => (
           <li key={i} class={`pw-handoff-step pw-step-${s.status}`}>
-            {s.status === 'active' ? <ProgressRing label="In progress" /> : <Icon name={STEP_ICON[s.status]} />}
+            {s.status === 'active' ? <ProgressRing /> : <Icon name={STEP_ICON[s.status]} />}
             <span>{s.label}</span>
           </li>
         ))}

@@ -40,3 +40,14 @@ export function Button(props: ButtonProps) {
     </vscode-button>
   );
 }
+
+/**
+ * Focuses a toolkit button. The element updates its inner button on the next frame, so a
+ * button that was just enabled may refuse focus at first: retry for a few frames.
+ */
+export function focusButton(el: HTMLElement | null, attempts = 4): void {
+  if (!el) return;
+  el.focus();
+  if (el.ownerDocument.activeElement === el || attempts <= 1) return;
+  requestAnimationFrame(() => focusButton(el, attempts - 1));
+}

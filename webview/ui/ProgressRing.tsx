@@ -1,6 +1,10 @@
-/** The toolkit's indeterminate progress ring, for "working…" states. */
+/**
+ * The toolkit's indeterminate progress ring, for "working…" states. Decorative: the toolkit
+ * would make it an assertive "Loading" alert, so it is hidden from assistive technology and the
+ * visible text beside it carries the meaning.
+ */
 import './elements';
 
-export function ProgressRing({ label }: { label: string }) {
-  return <vscode-progress-ring class="pw-ring" aria-label={label} />;
+export function ProgressRing() {
+  return <vscode-progress-ring class="pw-ring" aria-hidden="true" />;
 }
