@@ -3,7 +3,7 @@
  * composer draft. It lives in VS Code's `setState`, so it survives the view being hidden and
  * restored; the host never sees it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { VsCodeApi } from './bridge';
 
 const WizardSchema = z.object({

@@ -10,7 +10,7 @@
  * - A snapshot may be sent at any time (e.g. after a fresh-context handoff); it replaces the
  *   webview's whole state and restarts the count.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BudgetSchema,
   EnterPlanningPromptSchema,

@@ -3,7 +3,7 @@
  * boundary is checked with `parseHostMessage` / `parseWebviewMessage`, and anything malformed is
  * logged and dropped by the receiver, never acted on.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { HostMessageSchema, type HostMessage } from './hostMessages';
 import { WebviewMessageSchema, type WebviewMessage } from './webviewMessages';
 

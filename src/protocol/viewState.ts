@@ -4,7 +4,7 @@
  * step with `delta` operations. UI-only state (expanded nodes, wizard step, scroll position) is not
  * here: the webview keeps that itself.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const id = z.string().min(1).max(200);
 const count = z.number().int().nonnegative();

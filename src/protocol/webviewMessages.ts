@@ -3,7 +3,7 @@
  * view state, so the host's pending-request table can match it (and ignore late answers).
  * The webview never sends UI-only state: that stays in its own `vscode.setState`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ModeSchema, RequestIdSchema } from './viewState';
 
 const text = (max: number) => z.string().max(max);
