@@ -145,8 +145,11 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   ];
   installExitHook();
   const started = Date.now();
+  // VS Code leaves IPC sockets in the temp folder; keep them inside ours so stop() removes them.
+  const tmp = path.join(root, 'tmp');
+  mkdirSync(tmp);
   const child = spawn(process.execPath, args, {
-    env: serverEnv(opts.env),
+    env: serverEnv({ TMPDIR: tmp, ...opts.env }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -45,7 +45,8 @@
  * - `statusBarText()`: the visible status bar items joined with " | ", e.g. "Probe: ready | 0 0 | Layout: us".
  * - `webviewFrame("Planning")`: the inner frame of the webview view titled "Planning" (the view must
  *   be open; focus it with runCommand("<Container>: Focus on <View> View")). Query it like a page:
- *   `frame.getByRole('button', { name: 'Approve' }).click()`. Selector details in ./webview.ts.
+ *   `frame.getByRole('button', { name: 'Approve' }).click()`. Selector details in ./webview.ts. When the
+ *   extension replaces the webview's HTML, the old frame is detached: call webviewFrame() again.
  *
  * ## Activation time (see ./activation.ts)
  *
