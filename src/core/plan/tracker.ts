@@ -1,7 +1,8 @@
 /**
  * The task tracker (rules §5): a checklist of any depth built from a plan's steps. Statuses are
  * stored on items; counts and percent are always derived. A parent's status is derived from its
- * children whenever they change.
+ * children whenever they change. The actions (`applyTrackerAction`, `trackerActionSchema`) live in
+ * `trackerActions.ts`, so that reading and rendering trackers does not load zod.
  */
 import type { PlanSummary } from './types';
 import { labelled } from './steps';
@@ -187,4 +188,3 @@ export function cloneTracker(t: Tracker): Tracker {
 }
 
 export { renderTrackerFile, parseTrackerFile, statusOfMark } from './trackerFormat';
-export { applyTrackerAction, trackerActionSchema, type TrackerAction } from './trackerActions';
