@@ -3,7 +3,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, unlink
 import { basename, join } from 'node:path';
 import { validatePlan } from '../../src/core/plan/validator';
 import { TRACKER_BLOCK_START, TRACKER_BLOCK_END } from '../../src/core/plan/trackerBlock';
-import { trackerFromPlan, applyTrackerAction, trackerCounts, parseTrackerFile } from '../../src/core/plan/tracker';
+import { trackerFromPlan, trackerCounts, parseTrackerFile } from '../../src/core/plan/tracker';
+import { applyTrackerAction } from '../../src/core/plan/trackerActions';
 import { tempStore, validPlan } from './storeHelpers';
 
 const read = (p: string) => readFileSync(p, 'utf8');
