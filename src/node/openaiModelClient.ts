@@ -110,6 +110,7 @@ export function toRequestBody(request: ModelRequest, includeUsage = true): ChatC
     stream: true,
     ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
     ...(request.tools?.length ? { tools: request.tools.map(toSdkTool) } : {}),
+    ...(request.tools?.length && request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
     ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };

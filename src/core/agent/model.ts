@@ -29,6 +29,11 @@ export interface ModelRequest {
   readonly messages: readonly ChatMessage[];
   /** Omitted or empty: a tool-free request. */
   readonly tools?: readonly ToolSchema[];
+  /**
+   * `none` makes a tool-free pass while still sending the same tools, so the request prefix stays
+   * byte-identical and cacheable. Omitted: the provider's default (`auto`).
+   */
+  readonly toolChoice?: 'auto' | 'none';
   readonly maxTokens?: number;
   readonly temperature?: number;
 }

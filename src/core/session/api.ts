@@ -69,6 +69,8 @@ export interface Session {
   submit(text: string): Promise<SessionStop | undefined>;
   /** A decision from a button or command while the gate is open. */
   decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined>;
+  /** After a resume: re-presents a pending approval (or question) to the person. */
+  reopen(): Promise<SessionStop | undefined>;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
   cancel(): void;
 }

@@ -1,0 +1,124 @@
+/**
+ * The handoff and the build agent's run. `execute` continues in the current thread;
+ * `fresh_context` starts a new thread holding only the approved plan, its tracker and a short
+ * handover note. The approved-plan turn gets the one-time loop allowance. A replan inside the
+ * approved run is validated, stored as a new revision and the run continues; an invalid one is
+ * rejected with feedback and never overwrites the plan.
+ */
+import { runTurn } from '../agent/turn';
+import { approvedPlanLoopLimit } from '../lifecycle/loopAllowance';
+import { renderTrackerTree } from '../plan/tracker';
+import { createTrackerHandle } from '../tools/session/trackerHandle';
+import type { SessionStop } from './api';
+import type { SessionCore } from './core';
+import { persistTracker } from './planningTurn';
+import { verifyingTracker, type VerifyResult } from './verifyGate';
+
+/** Replans followed within one approved run before the run stops and reports. */
+const MAX_REPLANS = 3;
+
+export const HANDOFF_STEPS = ['Preparing fresh execution thread...', 'Restoring approved plan...', 'Starting build...'];
+
+function handoverMessage(planMarkdown: string, trackerTree: string, fresh: boolean): string {
+  const note = fresh
+    ? 'Handover: a fresh execution thread. The plan below was approved by the person after read-only research; implement it.'
+    : 'The plan was approved by the person. Implement it now.';
+  return `${note}\n\n<approved_plan>\n${planMarkdown}\n</approved_plan>\n\nTask tracker:\n${trackerTree}\n\nMark each step in_progress before you start it and completed when its verify passes.`;
+}
+
+export async function runBuild(
+  core: SessionCore,
+  handoff: 'execute' | 'fresh_context' | 'none',
+  task: string | undefined,
+  verifyResults: Map<string, VerifyResult>,
+): Promise<SessionStop> {
+  const progress = (message: string) => core.bus.emit({ type: 'progress', message });
+  const base = core.guards.config.loopsPerTurn;
+  let firstMessage: string;
+  if (handoff === 'none') {
+    firstMessage = task ?? '';
+    core.guards.newTurn({ mode: 'build' });
+  } else {
+    const fresh = handoff === 'fresh_context';
+    const previous = core.contextPercent();
+    if (fresh) {
+      progress(HANDOFF_STEPS[0]!);
+      core.history = [];
+      core.lastPromptTokens = 0;
+    }
+    if (fresh) progress(HANDOFF_STEPS[1]!);
+    if (core.planStem === undefined) return { kind: 'error', message: 'no approved plan is persisted; plan first' };
+    const plan = await core.store.load(core.planStem);
+    if (!plan.valid)
+      return {
+        kind: 'error',
+        message: `the approved plan no longer validates: ${plan.errors.map((e) => e.message).join('; ')}`,
+      };
+    // Approval needs a persisted tracker: build it now if the plan has none.
+    const tracker = plan.tracker ?? (await persistTracker(core, plan.stem, plan.markdown));
+    progress(HANDOFF_STEPS[2]!);
+    if (fresh) {
+      core.bus.emit({
+        type: 'context.reset',
+        trigger: 'plan_approval',
+        plan_preserved: true,
+        previous_context_usage_percent: previous,
+        tool_budget_reset: true,
+      });
+    }
+    core.guards.newTurn({ mode: 'build', loopsPerTurn: approvedPlanLoopLimit(base, 0), freshContext: fresh });
+    firstMessage = handoverMessage(plan.markdown, renderTrackerTree(tracker), fresh);
+    core.lifecycle({ type: 'handoff_done' });
+  }
+
+  let input = firstMessage;
+  let replans = 0;
+  for (;;) {
+    const turnId = core.newId('turn');
+    core.bus.emit({ type: 'turn.started', turn_id: turnId });
+    core.history.push({ role: 'user', content: input });
+    const inner = core.tracker ?? createTrackerHandle({ defaultTitle: 'Tasks' });
+    const tracker = verifyingTracker(inner, {
+      ...(core.deps.runner ? { runner: core.deps.runner } : {}),
+      root: core.root,
+      now: () => core.deps.clock.now(),
+      required: core.config.requireVerifyToComplete !== false,
+      signal: core.abort.signal,
+      results: verifyResults,
+    });
+    const r = await runTurn(core.history, core.turnDeps('build', tracker), { turnId });
+    core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
+    if (!r.final) return { kind: 'blocked', reason: r.stop?.reason ?? 'the build turn stopped early' };
+
+    if (r.final.plan !== undefined) {
+      const saved = await core.store.save(r.final.plan, core.planStem !== undefined ? { stem: core.planStem } : {});
+      if (!saved.ok) {
+        core.notice(
+          `The revised plan was rejected and the approved plan kept: ${saved.errors.map((e) => e.message).join('; ')}`,
+          'warning',
+          turnId,
+        );
+        break;
+      }
+      core.planStem = saved.stem;
+      core.planFile = saved.file;
+      await persistTracker(core, saved.stem, r.final.plan);
+      core.lifecycle({ type: 'plan_ready', planFile: saved.file }, turnId);
+      // Outside an approved run the gate opens again ("proposed during execution").
+      if (core.machine.state === 'awaiting_approval') return { kind: 'awaiting_approval', planFile: saved.file };
+      core.notice(
+        `The plan was revised during the run (revision ${saved.revision}); execution continues.`,
+        'info',
+        turnId,
+      );
+      if (core.machine.state !== 'executing' || ++replans > MAX_REPLANS) break;
+      input = 'The revised plan above is now the approved plan. Continue implementing it.';
+      continue;
+    }
+    break;
+  }
+  core.lifecycle({ type: 'execution_done' });
+  core.bus.emit({ type: 'thread.completed', thread_id: core.id });
+  const last = [...core.history].reverse().find((m) => m.role === 'assistant');
+  return { kind: 'completed', summary: last?.content ?? '' };
+}

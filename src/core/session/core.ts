@@ -1,0 +1,226 @@
+/**
+ * The state one session shares across its flows (planning turns, the handoff, the build run),
+ * and the helpers that build a turn's dependencies from it. No flow owns storage or host
+ * lifecycle: everything reaches the world through `deps`.
+ */
+import { join } from 'node:path';
+import { TurnGuards } from '../agent/guards';
+import type { ChatMessage, Usage } from '../agent/model';
+import { BUILD_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../agent/prompt';
+import type { TurnDeps } from '../agent/turn';
+import type { EventBus } from '../events/bus';
+import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
+import { PlanStore } from '../plan/store';
+import { DEFAULT_PLANS_DIR } from '../plan/storeLayout';
+import { Spool } from '../spool';
+import type { ToolContext } from '../tools';
+import type { AgentToolContext, InterviewState, TrackerHandle } from '../tools/session/context';
+import { createInterviewState } from '../tools/session/context';
+import { decideBuildCommand } from '../tools/build/buildPolicy';
+import type { SessionConfig, SessionDeps } from './api';
+import { BUILD_TOOLS, PLANNING_TOOLS, buildToolSchemas, planningToolSchemas, toolMap } from './toolset';
+
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+export class SessionCore {
+  history: ChatMessage[] = [];
+  readonly guards: TurnGuards;
+  readonly store: PlanStore;
+  readonly spool = new Spool();
+  readonly interviewState: InterviewState = createInterviewState();
+  readonly machine: ApprovalMachine;
+  readonly root: string;
+  readonly plansDir: string;
+  tracker: TrackerHandle | undefined;
+  planStem: string | undefined;
+  planFile: string | undefined;
+  /** Prompt tokens of the latest request (reported, or estimated from characters). */
+  lastPromptTokens = 0;
+  totalUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  abort = new AbortController();
+  private counter = 0;
+
+  constructor(
+    readonly id: string,
+    readonly deps: SessionDeps,
+    readonly config: SessionConfig,
+    readonly bus: EventBus,
+    machineSnapshot?: unknown,
+  ) {
+    const root = deps.reader.roots[0];
+    if (root === undefined) throw new Error('Planwise needs an open workspace folder');
+    this.root = root;
+    this.plansDir = config.plansDir ?? DEFAULT_PLANS_DIR;
+    this.store = new PlanStore(deps.reader, deps.writer, {
+      root,
+      plansDir: this.plansDir,
+      now: () => deps.clock.now(),
+    });
+    this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
+    this.machine = new ApprovalMachine(machineSnapshot);
+  }
+
+  newId(prefix: string): string {
+    return `${prefix}-${(++this.counter).toString(36)}`;
+  }
+
+  get contextWindow(): number {
+    return this.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  }
+
+  contextPercent(): number {
+    return Math.min(100, Math.round((this.lastPromptTokens / this.contextWindow) * 100));
+  }
+
+  /** Feeds the lifecycle machine and turns its effects into events. Returns whether it accepted. */
+  lifecycle(event: LifecycleEvent, turnId = ''): boolean {
+    const r = this.machine.dispatch(event);
+    for (const e of r.effects) this.effect(e, turnId);
+    if (!r.ok) this.deps.log?.(`lifecycle: ${r.reason}`);
+    return r.ok;
+  }
+
+  private effect(e: LifecycleEffect, turnId: string): void {
+    switch (e.type) {
+      case 'state_changed':
+        this.bus.emit({ type: 'state.changed', state: e.to, mode: e.mode });
+        break;
+      case 'approval_requested':
+        this.bus.emit({
+          type: 'plan.approval.requested',
+          turn_id: turnId,
+          plan_file: e.planFile,
+          ...(e.proposedDuringExecution ? { proposed_during_execution: true } : {}),
+          ...(e.previousPlanFile !== undefined ? { previous_revision: e.previousPlanFile } : {}),
+        });
+        break;
+      case 'approval_resolved':
+        this.bus.emit({
+          type: 'plan.approval.resolved',
+          decision: e.decision,
+          automatic: e.automatic,
+          ...(e.feedback !== undefined ? { feedback: e.feedback } : {}),
+        });
+        break;
+      case 'log':
+        this.deps.log?.(`lifecycle ${e.level}: ${e.message}`);
+        if (e.level !== 'info') this.notice(e.message, 'warning', turnId);
+        break;
+      default:
+        break;
+    }
+  }
+
+  notice(text: string, level: 'info' | 'warning' | 'error' = 'info', turnId = ''): void {
+    this.bus.emit({
+      type: 'item.completed',
+      turn_id: turnId,
+      item: { id: this.newId('notice'), kind: 'notice', text, level },
+    });
+  }
+
+  recordUsage(usage: Usage | undefined, promptChars: number): void {
+    if (usage) {
+      this.lastPromptTokens = usage.promptTokens;
+      this.totalUsage = {
+        promptTokens: this.totalUsage.promptTokens + usage.promptTokens,
+        completionTokens: this.totalUsage.completionTokens + usage.completionTokens,
+        totalTokens: this.totalUsage.totalTokens + usage.totalTokens,
+      };
+    } else {
+      // No usage chunk (some providers): estimate ~4 characters per token.
+      this.lastPromptTokens = Math.round(promptChars / 4);
+    }
+  }
+
+  /** The absolute plans directory, for the planning write policy. */
+  get plansDirAbs(): string {
+    return join(this.root, this.plansDir);
+  }
+
+  private toolContext(mode: 'plan' | 'build', tracker: TrackerHandle): AgentToolContext {
+    const d = this.deps;
+    const base: ToolContext = {
+      reader: d.reader,
+      searcher: d.searcher,
+      ...(d.runner ? { runner: d.runner } : {}),
+      trusted: this.config.trusted,
+      ...(this.config.home !== undefined ? { home: this.config.home } : {}),
+      signal: this.abort.signal,
+      previewLimitBytes: this.guards.config.previewResultBytes,
+      spool: this.spool,
+    };
+    return {
+      ...base,
+      ...(mode === 'build' ? { writer: d.editWriter ?? d.writer } : {}),
+      interviewer: d.interviewer,
+      approver: d.approver,
+      interactive: this.config.interactive !== false,
+      tracker,
+      buildAllowList: this.config.buildAllowList ?? [],
+      interviewState: this.interviewState,
+      onInterview: (record) => {
+        this.bus.emit({
+          type: 'item.completed',
+          turn_id: '',
+          item: {
+            id: this.newId('interview'),
+            kind: 'interview',
+            interview: {
+              questions: record.questions,
+              outcome: record.outcome.kind,
+              ...(record.outcome.kind === 'answered' ? { answers: record.outcome.answers } : {}),
+            },
+          },
+        });
+      },
+      onStartPlanning: async () => 'pending',
+    };
+  }
+
+  /** Everything `runTurn` needs for one turn in `mode`. */
+  turnDeps(mode: 'plan' | 'build', tracker: TrackerHandle): TurnDeps {
+    const planning = mode === 'plan';
+    const tools = planning ? PLANNING_TOOLS : BUILD_TOOLS;
+    return {
+      model: this.deps.model,
+      modelName: planning ? this.config.planningModel : (this.config.buildModel ?? this.config.planningModel),
+      bus: this.bus,
+      guards: this.guards,
+      approver: this.deps.approver,
+      systemPrompt: planning ? PLANNING_SYSTEM_PROMPT : BUILD_SYSTEM_PROMPT,
+      toolSchemas: planning ? planningToolSchemas() : buildToolSchemas(),
+      dispatch: {
+        mode,
+        tools: toolMap(tools),
+        toolContext: this.toolContext(mode, tracker),
+        plansDir: this.plansDir,
+        buildPolicy: async (tool, args) => {
+          if (tool.kind !== 'shell')
+            return { allowed: true, reason: `allowed: '${tool.name}' in build mode`, rule: 'tool' };
+          const command = typeof args['command'] === 'string' ? args['command'] : '';
+          const d = decideBuildCommand(command, {
+            roots: this.deps.reader.roots,
+            trusted: this.config.trusted,
+            ...(this.config.home !== undefined ? { home: this.config.home } : {}),
+            allowList: this.config.buildAllowList ?? [],
+          });
+          // Commands that need the person's approval are asked by run_command itself.
+          return 'run' in d && !d.run
+            ? { allowed: false, reason: d.reason, rule: 'build' }
+            : { allowed: true, reason: 'allowed: build command', rule: 'build' };
+        },
+      },
+      newId: (p) => this.newId(p),
+      contextWindow: this.contextWindow,
+      signal: this.abort.signal,
+      onUsage: (u, chars) => this.recordUsage(u, chars),
+      contextPercent: () => this.contextPercent(),
+      ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
+    };
+  }
+}
+
+function buildSynthesisDirective(reason: string): string {
+  return `Stop calling tools (${reason}). Reply now with a short summary: what was done, changed files, verification run, remaining blockers.`;
+}

@@ -1,0 +1,155 @@
+/**
+ * One planning turn and what happens to its plan: the turn runs read-only; a truncated plan gets
+ * one condense-and-re-emit request; an invalid plan gets one bounded repair request; a valid plan
+ * is persisted with its tracker. Interview denials get one synthesis retry. When nothing valid
+ * comes, planning stays active with a blocked handoff that says why.
+ */
+import { CONDENSE_DIRECTIVE, synthesisDirective } from '../agent/prompt';
+import { runTurn, type TurnResult } from '../agent/turn';
+import { trackerFromPlan, type Tracker } from '../plan/tracker';
+import { validatePlan } from '../plan/validator';
+import { createTrackerHandle } from '../tools/session/trackerHandle';
+import type { SessionCore } from './core';
+
+export type PlanTurnOutcome =
+  | {
+      readonly kind: 'plan';
+      readonly file: string;
+      readonly stem: string;
+      readonly revision: number;
+      readonly markdown: string;
+    }
+  /** The model answered in prose (e.g. asked something); planning waits for the person. */
+  | { readonly kind: 'reply'; readonly text: string }
+  | { readonly kind: 'blocked'; readonly reason: string };
+
+export async function runPlanningTurn(core: SessionCore, input: string): Promise<PlanTurnOutcome> {
+  const turnId = core.newId('turn');
+  core.bus.emit({ type: 'turn.started', turn_id: turnId });
+  core.guards.newTurn({ mode: 'plan' });
+  core.history.push({ role: 'user', content: input });
+  core.bus.emit({
+    type: 'item.completed',
+    turn_id: turnId,
+    item: { id: core.newId('user'), kind: 'user_message', text: input },
+  });
+
+  const tracker = core.tracker ?? createTrackerHandle({ defaultTitle: 'Plan' });
+  const deps = core.turnDeps('plan', tracker);
+  const outcome = await planLoop(
+    core,
+    turnId,
+    () => runTurn(core.history, deps, { turnId }),
+    (directive) => runTurn(core.history, deps, { turnId, toolFreeDirective: directive }),
+  );
+  core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
+  return outcome;
+}
+
+async function planLoop(
+  core: SessionCore,
+  turnId: string,
+  first: () => Promise<TurnResult>,
+  toolFree: (directive: string) => Promise<TurnResult>,
+): Promise<PlanTurnOutcome> {
+  let r = await first();
+  let condensed = false;
+  let repaired = false;
+  let deniedRetry = false;
+  for (;;) {
+    const final = r.final;
+    if (!final) {
+      return { kind: 'blocked', reason: r.stop?.reason ?? 'the turn stopped before the model answered' };
+    }
+    if (final.plan === undefined) {
+      if (r.emptyResponses >= 2) {
+        return { kind: 'blocked', reason: 'the model returned empty responses, and the synthesis pass was empty too' };
+      }
+      if (core.interviewState.denied && !deniedRetry) {
+        deniedRetry = true;
+        r = await toolFree(
+          synthesisDirective(
+            'questions are unavailable in this session; decide with reasonable defaults and list them under Assumptions',
+          ),
+        );
+        continue;
+      }
+      if (r.synthesis !== undefined) {
+        return { kind: 'blocked', reason: `the synthesis pass (${r.synthesis}) did not produce a plan; keep planning` };
+      }
+      return { kind: 'reply', text: final.visible };
+    }
+    if (final.finishReason === 'length' && !condensed) {
+      condensed = true;
+      core.notice(
+        'The plan was cut off at the output limit; asking the model to condense and re-emit it.',
+        'warning',
+        turnId,
+      );
+      r = await toolFree(CONDENSE_DIRECTIVE);
+      continue;
+    }
+    const saved = await core.store.save(final.plan, core.planStem !== undefined ? { stem: core.planStem } : {});
+    if (!saved.ok) {
+      const reasons = saved.errors.map((e) => e.message).join('; ');
+      core.notice(`The proposed plan is invalid: ${reasons}`, 'warning', turnId);
+      if (!repaired) {
+        repaired = true;
+        r = await toolFree(saved.feedback);
+        continue;
+      }
+      return { kind: 'blocked', reason: `the plan is still invalid after one repair request: ${reasons}` };
+    }
+    await persistTracker(core, saved.stem, final.plan);
+    core.planStem = saved.stem;
+    core.planFile = saved.file;
+    core.bus.emit({
+      type: 'item.completed',
+      turn_id: turnId,
+      item: {
+        id: core.newId('plan'),
+        kind: 'plan',
+        plan: { file: saved.file, markdown: final.plan, valid: true, revision: saved.revision },
+      },
+    });
+    return { kind: 'plan', file: saved.file, stem: saved.stem, revision: saved.revision, markdown: final.plan };
+  }
+}
+
+/** Builds the tracker from the plan's steps (keeping progress of steps that did not change) and persists it. */
+export async function persistTracker(core: SessionCore, stem: string, markdown: string): Promise<Tracker> {
+  const fresh = trackerFromPlan(validatePlan(markdown).summary);
+  const loaded = await core.store.load(stem);
+  const tracker = loaded.tracker ?? fresh;
+  if (!loaded.tracker) await core.store.saveTracker(stem, tracker);
+  core.tracker = createTrackerHandle({
+    initial: tracker,
+    persist: async (t) => {
+      await core.store.saveTracker(stem, t);
+      emitTracker(core, t);
+    },
+  });
+  emitTracker(core, tracker);
+  return tracker;
+}
+
+export function emitTracker(core: SessionCore, t: Tracker): void {
+  const convert = (items: Tracker['items'], prefix: string): import('../events/types').TrackerItemInfo[] =>
+    items.map((item, i) => {
+      const path = prefix === '' ? `${i + 1}` : `${prefix}.${i + 1}`;
+      return {
+        path,
+        description: item.description,
+        status: item.status,
+        files: item.files,
+        verify: item.verify,
+        children: convert(item.children, path),
+      };
+    });
+  core.bus.emit({
+    type: 'tracker.updated',
+    ...(core.planFile !== undefined ? { plan_file: core.planFile } : {}),
+    title: t.title,
+    items: convert(t.items, ''),
+  });
+}

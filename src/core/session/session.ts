@@ -1,0 +1,294 @@
+/**
+ * `createSession`: the engine behind the `Session` facade. The extension owns the mode: the model
+ * proposes a plan, and only the person (or an explicit setting) decides at the gate. Intents typed
+ * at the gate map to decisions, "stay" always wins, and anything that is not a clear decision is
+ * treated as revision feedback, never as approval.
+ */
+import { EventBus } from '../events/bus';
+import { SessionArchive } from '../events/archive';
+import { detectIntent, intentToDecision } from '../lifecycle/intents';
+import type { ApprovalDecision, PlanApprovalRequest, PlanApprovalResponse } from '../lifecycle/ports';
+import { validatePlan } from '../plan/validator';
+import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
+import { runBuild } from './buildRun';
+import { SessionCore } from './core';
+import { runPlanningTurn } from './planningTurn';
+import type { VerifyResult } from './verifyGate';
+
+export interface RestoredState {
+  readonly id: string;
+  readonly lastSeq: number;
+  readonly checkpoint: SessionCheckpoint;
+}
+
+/** What a checkpoint records, so `resumeSession` can rebuild the session. */
+export interface SessionCheckpoint {
+  readonly machine: unknown;
+  readonly history: SessionCore['history'];
+  readonly planStem?: string;
+  readonly planFile?: string;
+  readonly interviewDenied: boolean;
+  readonly lastPromptTokens: number;
+  readonly task?: string;
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+class PlanwiseSession implements Session {
+  readonly bus: EventBus;
+  private readonly core: SessionCore;
+  private readonly archive: SessionArchive | undefined;
+  private busy = false;
+  private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
+  private readonly verifyResults = new Map<string, VerifyResult>();
+  private task: string | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly deps: SessionDeps,
+    private readonly config: SessionConfig,
+    restored?: RestoredState,
+  ) {
+    this.bus = new EventBus(() => deps.clock.now(), restored?.lastSeq ?? 0);
+    this.core = new SessionCore(id, deps, config, this.bus, restored?.checkpoint.machine);
+    if (deps.archive) {
+      this.archive = new SessionArchive(deps.archive, id, { onError: (e) => deps.log?.(`archive: ${e.message}`) });
+      this.archive.attach(this.bus);
+    }
+    if (restored) {
+      const c = restored.checkpoint;
+      this.core.history = [...c.history];
+      this.core.planStem = c.planStem;
+      this.core.planFile = c.planFile;
+      this.core.interviewState.denied = c.interviewDenied;
+      this.core.lastPromptTokens = c.lastPromptTokens;
+      this.task = c.task;
+    }
+  }
+
+  get state() {
+    return this.core.machine.state;
+  }
+
+  get mode() {
+    return this.core.machine.mode;
+  }
+
+  get planFile() {
+    return this.core.planFile;
+  }
+
+  get verifyResultsByStep(): ReadonlyMap<string, VerifyResult> {
+    return this.verifyResults;
+  }
+
+  async start(task: string, options: { mode?: 'plan' | 'build' } = {}): Promise<SessionStop> {
+    const mode = options.mode ?? this.config.startAgent ?? 'plan';
+    this.task = task;
+    this.bus.emit({ type: 'thread.started', thread_id: this.id, mode, task });
+    if (mode === 'build') {
+      if (!this.core.lifecycle({ type: 'start_build' })) return { kind: 'error', message: 'a run is already active' };
+      return this.run(() => runBuild(this.core, 'none', task, this.verifyResults));
+    }
+    if (!this.core.lifecycle({ type: 'start_planning' }))
+      return { kind: 'error', message: 'planning is already active' };
+    return this.run(() => this.planningCycle(task));
+  }
+
+  async submit(text: string): Promise<SessionStop | undefined> {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    if (this.busy && this.pending === undefined) {
+      const what = /^\/plan\b/.test(trimmed) ? 'Mode switches are locked while a turn runs' : 'A turn is running';
+      this.core.notice(`${what}; "${trimmed.slice(0, 60)}" was not sent.`, 'warning');
+      return undefined;
+    }
+    const state = this.core.machine.state;
+    if (trimmed === '/plan off') {
+      return state === 'awaiting_approval' ? this.decide('cancel') : this.cancelPlanning();
+    }
+    if (state === 'awaiting_approval') {
+      const intent = detectIntent(trimmed, { afterImplementQuestion: true });
+      const decision = intentToDecision(intent.intent, trimmed);
+      // Not a clear decision: it is feedback on the plan, so it asks for a revision.
+      return this.decide(
+        decision?.decision ?? 'revise',
+        decision?.decision === 'revise' || !decision ? trimmed : undefined,
+      );
+    }
+    if (trimmed === '/plan') {
+      if (state === 'planning' || state === 'revising') return undefined;
+      this.core.notice('Planning workflow: describe the task to plan.');
+      return undefined;
+    }
+    if (state === 'planning' || state === 'revising') return this.run(() => this.planningCycle(trimmed));
+    return this.start(trimmed);
+  }
+
+  async decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined> {
+    if (this.pending) {
+      this.pending.decision.resolve({ decision, ...(feedback !== undefined ? { feedback } : {}) });
+      return undefined;
+    }
+    if (this.core.machine.state !== 'awaiting_approval') {
+      this.core.notice('No plan awaits approval.', 'warning');
+      return undefined;
+    }
+    return this.run(() => this.afterDecision({ decision, ...(feedback !== undefined ? { feedback } : {}) }, 'person'));
+  }
+
+  async reopen(): Promise<SessionStop | undefined> {
+    if (this.core.machine.state !== 'awaiting_approval' || this.core.planFile === undefined) return undefined;
+    return this.run(() => this.gate());
+  }
+
+  cancel(): void {
+    this.core.abort.abort(new Error('cancelled by the person'));
+    this.core.abort = new AbortController();
+  }
+
+  private async cancelPlanning(): Promise<SessionStop> {
+    this.core.lifecycle({ type: 'cancel' });
+    return { kind: 'cancelled' };
+  }
+
+  /** Runs one flow with the busy flag held and errors turned into a stop; checkpoints afterwards. */
+  private async run(flow: () => Promise<SessionStop>): Promise<SessionStop> {
+    this.busy = true;
+    let stop: SessionStop;
+    try {
+      stop = await flow();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.bus.emit({ type: 'error', message, recoverable: true });
+      stop = { kind: 'error', message };
+    } finally {
+      this.busy = false;
+    }
+    await this.checkpoint();
+    if (stop.kind === 'blocked') stop = await this.blockedHandoff(stop.reason);
+    return stop;
+  }
+
+  private async blockedHandoff(reason: string): Promise<SessionStop> {
+    const verified = this.archive ? await this.archive.verifyPersisted() : undefined;
+    const resume = verified?.ok === true;
+    const how = resume
+      ? `Resume with \`planwise resume ${this.id}\` or the Resume button.`
+      : this.archive
+        ? `Resume is unavailable: the session archive could not be verified (${verified && !verified.ok ? verified.reason : 'unknown'}).`
+        : 'Resume is unavailable: this run keeps no session archive.';
+    this.core.notice(`Planning is still active: ${reason}. ${how}`, 'warning');
+    return { kind: 'blocked', reason, ...(resume ? { resumeId: this.id } : {}) };
+  }
+
+  async checkpoint(): Promise<void> {
+    if (!this.archive) return;
+    const c: SessionCheckpoint = {
+      machine: this.core.machine.snapshot(),
+      history: this.core.history,
+      ...(this.core.planStem !== undefined ? { planStem: this.core.planStem } : {}),
+      ...(this.core.planFile !== undefined ? { planFile: this.core.planFile } : {}),
+      interviewDenied: this.core.interviewState.denied,
+      lastPromptTokens: this.core.lastPromptTokens,
+      ...(this.task !== undefined ? { task: this.task } : {}),
+    };
+    await this.archive.checkpoint(c);
+    await this.archive.flush();
+  }
+
+  /** Planning turns until a plan reaches the gate, the model waits for the person, or it is blocked. */
+  private async planningCycle(input: string): Promise<SessionStop> {
+    const outcome = await runPlanningTurn(this.core, input);
+    if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
+    if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
+    this.core.lifecycle({ type: 'plan_ready', planFile: outcome.file });
+    if (this.core.machine.state !== 'awaiting_approval') {
+      return { kind: 'blocked', reason: 'the plan is held until the pending question is answered' };
+    }
+    return this.gate();
+  }
+
+  /** The approval gate: a setting decides, a headless run stops here, or the person is asked. */
+  async gate(): Promise<SessionStop> {
+    const planFile = this.core.planFile!;
+    if (this.config.autoDecision) return this.afterDecision({ decision: this.config.autoDecision }, 'setting');
+    await this.checkpoint();
+    if (this.config.interactive === false) return { kind: 'awaiting_approval', planFile };
+    const pending = { decision: deferred<PlanApprovalResponse>(), abort: new AbortController() };
+    this.pending = pending;
+    this.deps.approver.approvePlan(await this.approvalRequest(), pending.abort.signal).then(
+      (r) => pending.decision.resolve(r),
+      () => undefined, // aborted: the decision came from elsewhere
+    );
+    const response = await pending.decision.promise;
+    pending.abort.abort();
+    this.pending = undefined;
+    return this.afterDecision(response, 'person');
+  }
+
+  private async approvalRequest(): Promise<PlanApprovalRequest> {
+    const plan = await this.core.store.load(this.core.planStem!);
+    const summary = validatePlan(plan.markdown).summary;
+    const snapshot = this.core.machine.pendingApproval();
+    return {
+      planFile: plan.file,
+      title: summary.title,
+      summary: summary.summary,
+      steps: summary.steps.map((s) => s.action),
+      contextUsagePercent: this.core.contextPercent(),
+      proposedDuringExecution: snapshot?.proposedDuringExecution ?? false,
+      ...(snapshot?.previousPlanFile !== undefined ? { previousRevision: snapshot.previousPlanFile } : {}),
+    };
+  }
+
+  private async afterDecision(r: PlanApprovalResponse, by: 'person' | 'setting'): Promise<SessionStop> {
+    const ok = this.core.lifecycle({
+      type: 'decision',
+      decision: r.decision,
+      by,
+      ...(r.feedback ? { feedback: r.feedback } : {}),
+    });
+    if (!ok) return { kind: 'error', message: `the decision '${r.decision}' was refused` };
+    switch (r.decision) {
+      case 'cancel':
+        return { kind: 'cancelled' };
+      case 'revise':
+        return this.planningCycle(r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.');
+      case 'execute':
+      case 'fresh_context': {
+        const stop = await runBuild(this.core, r.decision, undefined, this.verifyResults);
+        return stop.kind === 'awaiting_approval' ? this.gate() : stop;
+      }
+    }
+  }
+}
+
+export function createSession(deps: SessionDeps, config: SessionConfig, id?: string): Session {
+  return new PlanwiseSession(id ?? `s${deps.clock.now().toString(36)}`, deps, config);
+}
+
+/**
+ * Rebuilds a session from its archive: the thread, the plan, the lifecycle (a pending approval
+ * stays pending) and the interview state. Undefined when there is no usable archive.
+ */
+export async function resumeSession(
+  deps: SessionDeps,
+  config: SessionConfig,
+  id: string,
+): Promise<Session | undefined> {
+  if (!deps.archive) return undefined;
+  const loaded = await SessionArchive.load(deps.archive, id);
+  const checkpoint = loaded?.lastCheckpoint?.state as SessionCheckpoint | undefined;
+  if (!loaded || !checkpoint) return undefined;
+  return new PlanwiseSession(id, deps, config, { id, lastSeq: loaded.lastSeq, checkpoint });
+}

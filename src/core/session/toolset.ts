@@ -1,0 +1,46 @@
+/**
+ * The tools each agent is offered. Schemas are computed once per process: the request prefix
+ * (system prompt + tools) must stay byte-identical from turn to turn so providers can cache it.
+ */
+import type { ToolSchema } from '../agent/model';
+import { readOnlyTools, toolSchemaOf, type ToolDefinition } from '../tools';
+import { editFileTool } from '../tools/build/editFile';
+import { runCommandTool } from '../tools/build/runCommand';
+import { writeFileTool } from '../tools/build/writeFile';
+import { requestUserInputTool } from '../tools/session/requestUserInput';
+import { startPlanningTool } from '../tools/session/startPlanning';
+import { taskTrackerTool } from '../tools/session/taskTracker';
+
+const asTool = (t: unknown) => t as ToolDefinition;
+
+/** Planning: read, list, search, the gated shell, spool paging, the interview and the tracker. */
+export const PLANNING_TOOLS: readonly ToolDefinition[] = [
+  ...readOnlyTools,
+  asTool(requestUserInputTool),
+  asTool(taskTrackerTool),
+];
+
+/** Building: the read tools (without the read-only shell), writes, commands, the tracker, start_planning. */
+export const BUILD_TOOLS: readonly ToolDefinition[] = [
+  ...readOnlyTools.filter((t) => t.name !== 'exec_command'),
+  asTool(editFileTool),
+  asTool(writeFileTool),
+  asTool(runCommandTool),
+  asTool(taskTrackerTool),
+  asTool(startPlanningTool),
+];
+
+let planningSchemas: readonly ToolSchema[] | undefined;
+let buildSchemas: readonly ToolSchema[] | undefined;
+
+export function planningToolSchemas(): readonly ToolSchema[] {
+  return (planningSchemas ??= PLANNING_TOOLS.map(toolSchemaOf));
+}
+
+export function buildToolSchemas(): readonly ToolSchema[] {
+  return (buildSchemas ??= BUILD_TOOLS.map(toolSchemaOf));
+}
+
+export function toolMap(tools: readonly ToolDefinition[]): ReadonlyMap<string, ToolDefinition> {
+  return new Map(tools.map((t) => [t.name, t]));
+}
