@@ -9,6 +9,7 @@ import { runTurn, type TurnResult } from '../agent/turn';
 import { trackerFromPlan, type Tracker } from '../plan/tracker';
 import { validatePlan } from '../plan/validator';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
+import type { TrackerItemInfo } from '../events/types';
 import type { SessionCore } from './core';
 
 export type PlanTurnOutcome =
@@ -134,7 +135,7 @@ export async function persistTracker(core: SessionCore, stem: string, markdown: 
 }
 
 export function emitTracker(core: SessionCore, t: Tracker): void {
-  const convert = (items: Tracker['items'], prefix: string): import('../events/types').TrackerItemInfo[] =>
+  const convert = (items: Tracker['items'], prefix: string): TrackerItemInfo[] =>
     items.map((item, i) => {
       const path = prefix === '' ? `${i + 1}` : `${prefix}.${i + 1}`;
       return {
