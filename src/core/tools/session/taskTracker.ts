@@ -1,0 +1,30 @@
+/**
+ * `task_tracker`: create, update or add checklist items (rules §5). The session's tracker handle
+ * validates, persists and announces the change; the result is the compact tree, so the model sees
+ * the whole state after every call. A rejected action changes nothing and shows the current tree.
+ */
+import { renderTrackerTree } from '../../plan/tracker';
+import { trackerActionSchema, type TrackerAction } from '../../plan/trackerActions';
+import { failure, resultOf } from '../result';
+import type { ToolDefinition } from '../types';
+import { agentContextOf } from './context';
+
+export const taskTrackerTool: ToolDefinition<TrackerAction> = {
+  name: 'task_tracker',
+  description:
+    'Keep the task checklist: create items, add items, or update one (mark in_progress when starting, completed when done). Returns the checklist.',
+  kind: 'tracker',
+  schema: trackerActionSchema,
+  async run(args, toolCtx) {
+    const ctx = agentContextOf(toolCtx, 'task_tracker', ['tracker']);
+    const result = await ctx.tracker.apply(args);
+    if (!result.ok) {
+      const current = ctx.tracker.get();
+      const shown = current
+        ? `\nThe checklist is unchanged:\n${renderTrackerTree(current)}`
+        : '\nThere is no checklist yet: use action "create" with items.';
+      return failure(`task_tracker: ${result.error}${shown}`);
+    }
+    return resultOf(ctx, renderTrackerTree(result.tracker));
+  },
+};
