@@ -7,6 +7,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'check a shell command against the read-only gate',
     load: async () => (await import('./commands/checkCommand')).checkCommand,
   },
+  'validate-plan': {
+    summary: 'check a plan file against the plan rules (exit 0 valid, 1 invalid)',
+    load: async () => (await import('./commands/validatePlan')).validatePlanCommand,
+  },
+  plans: {
+    summary: 'list the plans of a workspace with their tracker progress',
+    load: async () => (await import('./commands/plans')).plansCommand,
+  },
 };
 
 function usage(): string {

@@ -4,7 +4,7 @@
  * addresses a top-level item; `index: 0` with status `completed` marks the whole checklist
  * complete. Every rejection says what to send instead.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   TASK_STATUSES,
   cloneTracker,

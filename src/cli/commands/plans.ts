@@ -1,0 +1,103 @@
+/**
+ * `planwise plans`: lists the plans of a workspace (`.vtcode/plans/`) with validity, revisions
+ * and tracker progress. Reads only; never writes.
+ */
+import * as path from 'node:path';
+import { PlanStore, type PlanListing } from '../../core/plan/store';
+import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
+import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
+
+const USAGE = `Usage: planwise plans [--workspace DIR] [--json]
+
+Lists the plans in DIR/.vtcode/plans, newest first, with their validity, number of steps, saved
+revisions and task-tracker progress.
+
+Options:
+  --workspace DIR  workspace root (default: the current directory)
+  --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress}
+  -h, --help       show this help
+
+Exit status: 0, or 2 for a usage error or a workspace that does not exist.
+`;
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr.write(`planwise plans: ${message}\n\n${USAGE}`);
+  return EXIT_USAGE;
+}
+
+function progress(p: PlanListing): string {
+  if (!p.counts) return 'no tracker';
+  const c = p.counts;
+  const extra = [c.in_progress ? `${c.in_progress} in progress` : '', c.blocked ? `${c.blocked} blocked` : '']
+    .filter((s) => s.length > 0)
+    .join(', ');
+  return `${c.completed}/${c.total} done (${c.percent}%)${extra ? `, ${extra}` : ''}`;
+}
+
+function table(plans: readonly PlanListing[]): string {
+  const rows = plans.map((p) => [
+    p.stem,
+    p.valid ? 'valid' : 'invalid',
+    String(p.steps),
+    String(p.revisions),
+    progress(p),
+    p.title || '(untitled)',
+  ]);
+  const header = ['PLAN', 'STATUS', 'STEPS', 'REVISIONS', 'PROGRESS', 'TITLE'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const fmt = (r: readonly string[]) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return `${[header, ...rows].map(fmt).join('\n')}\n`;
+}
+
+export const plansCommand: CliCommand = async (args, io) => {
+  let workspace = '.';
+  let json = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] as string;
+    if (a === '--workspace') {
+      const dir = args[++k];
+      if (dir === undefined) return usageError(io, '--workspace needs a directory');
+      workspace = dir;
+    } else if (a.startsWith('--workspace=')) workspace = a.slice('--workspace='.length);
+    else if (a === '--json') json = true;
+    else if (a === '--help' || a === '-h') {
+      io.stdout.write(USAGE);
+      return 0;
+    } else return usageError(io, `unexpected argument '${a}'`);
+  }
+  const root = path.resolve(io.cwd, workspace);
+  let reader: NodeWorkspaceReader;
+  try {
+    reader = new NodeWorkspaceReader([root]);
+  } catch {
+    return usageError(io, `workspace '${root}' is not an existing directory`);
+  }
+  if ((await reader.stat(reader.roots[0] as string))?.type !== 'dir') {
+    return usageError(io, `workspace '${root}' is not an existing directory`);
+  }
+  const store = new PlanStore(reader, new NodeWorkspaceWriter(), { root: reader.roots[0] as string, now: Date.now });
+  const plans = await store.list();
+  if (json) {
+    const out = plans.map((p) => ({
+      stem: p.stem,
+      file: p.file,
+      title: p.title,
+      valid: p.valid,
+      steps: p.steps,
+      revisions: p.revisions,
+      progress: p.counts ?? null,
+    }));
+    io.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  }
+  if (plans.length === 0) {
+    io.stdout.write(`No plans in ${store.plansDir}.\n`);
+    return 0;
+  }
+  io.stdout.write(table(plans));
+  return 0;
+};
