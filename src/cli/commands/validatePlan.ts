@@ -77,7 +77,15 @@ export const validatePlanCommand: CliCommand = async (args, io) => {
   try {
     text = await readInput(file, io);
   } catch (err) {
-    const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+    const code = (err as { code?: string }).code;
+    const reason =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : err instanceof Error
+            ? err.message
+            : String(err);
     io.stderr.write(`planwise validate-plan: cannot read '${file}': ${reason}\n`);
     return EXIT_USAGE;
   }
