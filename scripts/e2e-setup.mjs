@@ -189,6 +189,8 @@ function main() {
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
     npm_config_foreground_scripts: 'true',
+    // node-gyp compiles with every core (the native modules dominate the install time).
+    JOBS: process.env.JOBS ?? 'max',
   };
   // node-gyp must find Node's headers locally: nothing can be downloaded here.
   if (
