@@ -1,0 +1,28 @@
+/** The build agent's own tools: file edits and writes through the writer port, and approved commands. */
+import type { ToolDefinition } from '../types';
+import { taskTrackerTool } from '../session/taskTracker';
+import { startPlanningTool } from '../session/startPlanning';
+import { editFileTool } from './editFile';
+import { runCommandTool } from './runCommand';
+import { writeFileTool } from './writeFile';
+
+export { editFileTool, runCommandTool, writeFileTool };
+export { EDIT_FILE_MAX_BYTES } from './editFile';
+export { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from './runCommand';
+export {
+  allowListProblems,
+  decideBuildCommand,
+  matchAllowList,
+  splitSimpleCommand,
+  type BuildDecision,
+  type BuildPolicyContext,
+} from './buildPolicy';
+
+/** Offered while building, besides the read-only tools. */
+export const buildAgentTools: readonly ToolDefinition[] = [
+  editFileTool,
+  writeFileTool,
+  runCommandTool,
+  taskTrackerTool,
+  startPlanningTool,
+];

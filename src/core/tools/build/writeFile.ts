@@ -1,0 +1,70 @@
+/**
+ * `write_file`: creates a file, or replaces all of an existing one, inside the workspace. Missing
+ * parent folders are created. A symlink inside the workspace is written through to its target
+ * (the link stays), and only when that target is inside the workspace too.
+ */
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { WorkspaceReader } from '../../ports';
+import { displayPath, resolveWorkspacePath } from '../../paths';
+import { utf8Length } from '../../spool';
+import { failure, resultOf } from '../result';
+import type { ToolDefinition } from '../types';
+import { agentContextOf } from '../session/context';
+
+const schema = z.object({
+  path: z.string(),
+  content: z.string(),
+});
+
+export type WriteFileArgs = z.infer<typeof schema>;
+
+export const writeFileTool: ToolDefinition<WriteFileArgs> = {
+  name: 'write_file',
+  description:
+    'Create a file or replace its whole content; parent folders are created. Use edit_file for small changes.',
+  kind: 'write',
+  schema,
+  async run(args, toolCtx) {
+    const ctx = agentContextOf(toolCtx, 'write_file', ['writer']);
+    if (/[\\/]$/.test(args.path)) {
+      return failure(`write_file: '${args.path}' ends with a slash, so it names a folder; give a file path`);
+    }
+    const resolved = await resolveWorkspacePath(ctx.reader, args.path);
+    if ('error' in resolved) return failure(`write_file refused: ${resolved.error}`);
+    const shown = displayPath(ctx.reader.roots, resolved.abs);
+    const stat = resolved.missing ? undefined : await ctx.reader.stat(resolved.real);
+    if (stat?.type === 'dir') return failure(`write_file: ${shown} is a folder; give a file path inside it`);
+    if (stat && stat.type !== 'file') return failure(`write_file: ${shown} exists and is not a regular file`);
+    if (!stat) {
+      const blocker = await fileInTheWay(ctx.reader, dirname(resolved.real));
+      if (blocker) {
+        const where = displayPath(ctx.reader.roots, blocker);
+        return failure(`write_file: ${where} is a file, so it cannot hold ${shown}; choose another path`);
+      }
+    }
+    const writer = ctx.writer!;
+    await writer.mkdirp(dirname(resolved.real));
+    await writer.writeFileAtomic(resolved.real, args.content);
+    const size = `${lines(args.content)} lines, ${utf8Length(args.content)} bytes`;
+    return resultOf(
+      ctx,
+      stat ? `replaced ${shown} (${size}; it was ${stat.size} bytes)` : `created ${shown} (${size})`,
+    );
+  },
+};
+
+/** The nearest existing ancestor of `dir` when it is not a folder (so no folder can be made there). */
+async function fileInTheWay(reader: WorkspaceReader, dir: string): Promise<string | undefined> {
+  for (let current = dir; ; current = dirname(current)) {
+    const stat = await reader.stat(current);
+    if (stat) return stat.type === 'dir' ? undefined : current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+function lines(text: string): number {
+  if (text === '') return 0;
+  const breaks = text.split('\n').length - 1;
+  return text.endsWith('\n') ? breaks : breaks + 1;
+}
