@@ -49,6 +49,9 @@ export async function figureMain(producers) {
     process.exitCode = 2;
     return;
   }
+  // Node's own warnings (e.g. a listener leak) are part of what a benchmark learns: kept in the record.
+  const warnings = new Set();
+  process.on('warning', (w) => warnings.add(oneLine(`${w.name}: ${w.message}`)));
   let record;
   try {
     record = await produce();
@@ -56,5 +59,6 @@ export async function figureMain(producers) {
     if (process.env.PLANWISE_BENCH_DEBUG) log(err instanceof Error ? (err.stack ?? err.message) : String(err));
     record = notMeasured(`failed: ${errorText(err)}`);
   }
+  if (warnings.size > 0) record = { ...record, data: { ...record.data, warnings: [...warnings] } };
   process.stdout.write(`${JSON.stringify({ id, ...record })}\n`);
 }

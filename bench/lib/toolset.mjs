@@ -1,12 +1,15 @@
-// The tools each agent offers, as TypeScript entry source for `loadTs`. With
-// src/core/agent/toolset.ts present, its `planningToolSchemas()` / `buildToolSchemas()` are what
-// the engine sends. Before it exists, the lists are assembled from the read-only tools and the
-// tool files in src/core/tools/session and src/core/tools/build, and the source says so.
+// The tools each agent offers, as TypeScript entry source for `loadTs`. The engine's toolset module
+// (src/core/session/toolset.ts) exports `planningToolSchemas()` / `buildToolSchemas()`: exactly
+// what a session sends. Without it, the lists are assembled from the read-only tools and the tool
+// files in src/core/tools/session and src/core/tools/build, and the source says so.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { exists, repoRoot } from './load.mjs';
 
 /** Planning tools besides the read-only ones (rules §1): the interview and the task tracker. */
+/** Where the engine's toolset module lives (the first that exists is used). */
+const TOOLSET_MODULES = ['src/core/session/toolset', 'src/core/agent/toolset'];
+
 export const PLANNING_SESSION_TOOLS = ['request_user_input', 'task_tracker'];
 
 function tsModulesIn(rel) {
@@ -23,10 +26,11 @@ function tsModulesIn(rel) {
  */
 export function toolsetEntrySource() {
   const common = `export { readOnlyTools } from './src/core/tools/index';`;
-  if (exists('src/core/agent/toolset.ts')) {
+  const toolset = TOOLSET_MODULES.find((m) => exists(`${m}.ts`));
+  if (toolset) {
     return `${common}
-      import { planningToolSchemas, buildToolSchemas } from './src/core/agent/toolset';
-      const source = 'src/core/agent/toolset.ts (planningToolSchemas, buildToolSchemas)';
+      import { planningToolSchemas, buildToolSchemas } from './${toolset}';
+      const source = '${toolset}.ts (planningToolSchemas, buildToolSchemas)';
       export const planningTools = () => ({ schemas: planningToolSchemas(), source });
       export const buildTools = () => ({ schemas: buildToolSchemas(), source });`;
   }
@@ -45,7 +49,7 @@ export function toolsetEntrySource() {
     const buildOnly = toolsIn(${list(session.length, build.length)});
     const planningNames = ${JSON.stringify(PLANNING_SESSION_TOOLS)};
     const source =
-      'assembled (no src/core/agent/toolset.ts yet): planning = readOnlyTools + request_user_input + task_tracker; ' +
+      'assembled (no toolset module yet): planning = readOnlyTools + request_user_input + task_tracker; ' +
       'build = readOnlyTools + the tools in src/core/tools/session and src/core/tools/build';
     export const planningTools = () => ({
       schemas: [...readOnly, ...sessionTools.filter((t) => planningNames.includes(t.name))].map(toolSchemaOf),

@@ -1,0 +1,140 @@
+// Figures whose producers belong to other parts of the project: this file only runs them (as child
+// processes) or reads what they wrote, and turns their output into figure records. A producer that
+// is missing or fails gives a "not measured" record with the reason.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { measured, notMeasured, oneLine } from './figure.mjs';
+import { exists, repoRoot } from './load.mjs';
+import { failureReason, findNumber, lastJson, runNode } from './producers.mjs';
+import { formatBytes, formatCount, median } from './stats.mjs';
+
+export const GATE_GOAL = 100_000;
+export const FRAME_GOAL_MS = 16;
+export const ACTIVATION_GOAL_MS = 20;
+
+/** A record the producer printed in this harness's own shape, if it did. */
+function ownRecord(json) {
+  return json && (json.status === 'measured' || json.status === 'not measured') ? json : undefined;
+}
+
+export async function gate() {
+  const script = 'bench/gate.mjs';
+  if (!exists(script)) return notMeasured(`${script} (the gate's throughput benchmark) does not exist yet`);
+  const run = await runNode(script, { timeoutMs: 180_000 });
+  const json = lastJson(run.stdout);
+  if (ownRecord(json)) return ownRecord(json);
+  const rate =
+    findNumber(json, /(commands?|cmds|checks?|ops)_?(per_?s(ec(ond)?)?|\/s)$|throughput/i) ?? textRate(run.stdout);
+  if (run.code !== 0 || !rate) {
+    return notMeasured(run.code !== 0 ? failureReason(script, run) : `${script} printed no commands-per-second figure`);
+  }
+  const value = `${formatCount(rate.value)} commands/s (${script}: ${rate.key})`;
+  return measured(value, rate.value >= GATE_GOAL, { commandsPerSecond: rate.value, goal: GATE_GOAL, output: json });
+}
+
+/** "123,456 commands/s" (or "cmds/s") in plain text output. */
+function textRate(text) {
+  const m = /([\d][\d,._]*)\s*(k)?\s*(?:commands?|cmds|checks?)\s*\/\s*s/i.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1].replace(/[,_]/g, '')) * (m[2] ? 1000 : 1);
+  return Number.isFinite(n) ? { key: 'text', value: n } : undefined;
+}
+
+export async function panel() {
+  const script = 'bench/panel.mjs';
+  if (!exists(script)) return notMeasured(`${script} (the panel in Chromium) does not exist yet`);
+  const run = await runNode(script, { timeoutMs: 420_000 });
+  const json = lastJson(run.stdout);
+  if (ownRecord(json)) return ownRecord(json);
+  const p95 = findNumber(json, /p95/i);
+  const heap = findNumber(json, /heap/i);
+  if (run.code !== 0 || !p95) {
+    return notMeasured(run.code !== 0 ? failureReason(script, run) : `${script} printed no p95 frame time`);
+  }
+  const heapText = heap ? `; heap ${heap.value > 4096 ? formatBytes(heap.value) : `${heap.value} (${heap.key})`}` : '';
+  const value = `p95 frame ${p95.value.toFixed(1)} ms${heapText}`;
+  return measured(value, p95.value <= FRAME_GOAL_MS, { p95FrameMs: p95.value, heap: heap?.value, output: json });
+}
+
+/**
+ * The plan-store crash loop: bench/planStoreCrash.mjs when it exists, else the plan store's crash
+ * test (test/plan/storeCrash.test.ts), which SIGKILLs writers at random moments and fails on any
+ * torn or invalid plan, history entry or tracker.
+ */
+export async function planStore() {
+  if (exists('bench/planStoreCrash.mjs')) {
+    const run = await runNode('bench/planStoreCrash.mjs', { timeoutMs: 420_000 });
+    const json = lastJson(run.stdout);
+    if (ownRecord(json)) return ownRecord(json);
+    const torn = findNumber(json, /torn|invalid|corrupt/i);
+    if (run.code !== 0 || !torn) return notMeasured(failureReason('bench/planStoreCrash.mjs', run));
+    return measured(`${torn.value} torn or invalid files (${torn.key})`, torn.value === 0, { output: json });
+  }
+  const test = 'test/plan/storeCrash.test.ts';
+  if (!exists(test))
+    return notMeasured('no crash-loop producer yet (bench/planStoreCrash.mjs or test/plan/storeCrash.test.ts)');
+  const report = path.join(os.tmpdir(), `planwise-bench-crash-${process.pid}.json`);
+  const mocha = path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+  const run = await runNode(mocha, {
+    args: [test, '--reporter', 'json', '--reporter-option', `output=${report}`],
+    env: { PLANWISE_CRASH_REPORT: '1' },
+    timeoutMs: 420_000,
+  });
+  if (!existsSync(report)) return notMeasured(failureReason(test, run));
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  const kills = /(\d+) kills; (\d+) temporary files/.exec(run.stdout);
+  const data = {
+    source: test,
+    passes: result.stats?.passes ?? 0,
+    failures: result.stats?.failures ?? 0,
+    kills: kills ? Number(kills[1]) : undefined,
+    tempFilesLeft: kills ? Number(kills[2]) : undefined,
+  };
+  if (data.failures > 0 || data.passes === 0) {
+    const first = result.failures?.[0]?.err?.message ?? 'no test passed';
+    return measured(`torn or invalid files found: ${oneLine(first)}`, false, data);
+  }
+  const killsText = data.kills !== undefined ? ` after ${data.kills} SIGKILLs during writes` : '';
+  const temps = data.tempFilesLeft !== undefined ? ` (${data.tempFilesLeft} stray temp files, never read)` : '';
+  return measured(`0 torn or invalid files${killsText}${temps}`, true, data);
+}
+
+/** Where the e2e harness may record activation times; the first that exists is read. */
+const ACTIVATION_FILES = ['test-artifacts/e2e/activation.json', 'test-artifacts/e2e/timings.json'];
+
+/**
+ * `activate()` in the real VS Code of the e2e harness: read from the harness's output. Samples
+ * come from `samplesMs` / `activationMs` (a number or a list) or `planwiseActivationMs`.
+ */
+export async function activation() {
+  for (const rel of ACTIVATION_FILES) {
+    const file = path.join(repoRoot, rel);
+    if (!existsSync(file)) continue;
+    let json;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    const raw = json.samplesMs ?? json.activationMs ?? json.planwiseActivationMs ?? json.planwise?.activationMs;
+    const samples = (Array.isArray(raw) ? raw : [raw]).filter((x) => typeof x === 'number' && Number.isFinite(x));
+    if (samples.length === 0) continue;
+    const med = median(samples);
+    const written = statSync(file).mtime.toISOString();
+    const note = samples.length >= 5 ? `median of ${samples.length} starts` : `${samples.length} start(s) only, not 5`;
+    return measured(
+      `${med} ms (${note}; ${rel}, written ${written.slice(0, 16).replace('T', ' ')} UTC)`,
+      med <= ACTIVATION_GOAL_MS,
+      {
+        samplesMs: samples,
+        medianMs: med,
+        source: rel,
+        written,
+      },
+    );
+  }
+  return notMeasured(
+    `no Planwise activation time recorded by the e2e harness yet (looked for ${ACTIVATION_FILES.join(', ')}; run npm run test:e2e first)`,
+  );
+}

@@ -1,0 +1,78 @@
+// The figures of `npm run bench`, in table order: what each measures, its goal, and how it runs.
+import { activation, gate, panel, planStore } from './external.mjs';
+import { runFigureScript } from './producers.mjs';
+
+const script = (file, id, options) => () => runFigureScript(file, id, options);
+
+export const FIGURES = [
+  {
+    id: 'bundle',
+    title: 'Minified bundles (extension, CLI, webview) and VSIX',
+    goal: 'extension ≤ 400 KB',
+    method: 'production build + vsce package in a staging folder; bytes on disk, gzip via node:zlib',
+    run: script('bench/bundle.mjs', 'bundle', { timeoutMs: 400_000 }),
+  },
+  {
+    id: 'activation',
+    title: '`activate()` in the real VS Code of the e2e harness',
+    goal: '≤ 20 ms (median of 5 starts)',
+    method: 'read from the e2e harness output (Running Extensions activation times)',
+    run: activation,
+  },
+  {
+    id: 'prompt',
+    title: 'Prompt overhead: system prompt + tool schemas (o200k tokens)',
+    goal: '≤ 2,000 planning',
+    method: 'toRequestBody of the system message and tools, counted with gpt-tokenizer o200k_base',
+    run: script('bench/promptOverhead.mjs', 'prompt', { timeoutMs: 120_000 }),
+  },
+  {
+    id: 'prefix',
+    title: 'Requests whose prefix (system + tools) is byte-identical to the first',
+    goal: '100%',
+    method: 'scripted 2-turn planning session (createSession) incl. a synthesis pass; serialised prefix compared',
+    run: script('bench/runloop.mjs', 'prefix', { timeoutMs: 180_000 }),
+  },
+  {
+    id: 'runloop',
+    title: 'Runloop overhead: 1,000 tool-call turns vs a bare openai SDK loop',
+    goal: '≤ 1.2×',
+    method: 'same scripted loopback server; median wall time of 3 alternating rounds after a warm-up',
+    run: script('bench/runloop.mjs', 'runloop', { timeoutMs: 600_000 }),
+  },
+  {
+    id: 'gate',
+    title: 'Read-only gate throughput',
+    goal: '≥ 100k commands/s',
+    method: 'bench/gate.mjs (the gate’s own benchmark)',
+    run: gate,
+  },
+  {
+    id: 'codeSearch',
+    title: '`code_search` vs raw `rg` on a generated 50,000-file tree',
+    goal: '≤ 1.2×',
+    method: 'median of 7 interleaved runs each, after a warm-up; a rare pattern and a no-match pattern',
+    run: script('bench/codeSearch.mjs', 'codeSearch', { timeoutMs: 600_000 }),
+  },
+  {
+    id: 'panel',
+    title: 'Panel in Chromium: 5,000 items + streaming 1,000 tokens/s',
+    goal: 'p95 frame ≤ 16 ms; heap reported',
+    method: 'bench/panel.mjs (the panel’s own benchmark in Chromium)',
+    run: panel,
+  },
+  {
+    id: 'hostMemory',
+    title: 'Host memory after a 10,000-event session',
+    goal: 'reported; bounded',
+    method: 'EventBus → archive + EventTranslator/PanelHub; heapUsed after forced GC',
+    run: script('bench/hostMemory.mjs', 'hostMemory', { nodeArgs: ['--expose-gc'], timeoutMs: 300_000 }),
+  },
+  {
+    id: 'planStore',
+    title: 'Plan-store crash loop (SIGKILL during writes)',
+    goal: '0 torn or invalid files',
+    method: 'bench/planStoreCrash.mjs if present, else the plan store crash test (200 SIGKILLs)',
+    run: planStore,
+  },
+];
