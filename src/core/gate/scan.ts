@@ -49,9 +49,10 @@ function dollarVerdict(s: string, i: number, inDouble: boolean): Verdict | null 
   if (next === '(') return blocked('raw.substitution', "command substitution '$(' is not allowed");
   if (next === '{') return blocked('raw.expansion', "parameter expansion '${' is not allowed");
   if (next === '[') return blocked('raw.expansion', "arithmetic expansion '$[' is not allowed");
-  if (next === "'")
+  if (next === "'" && !inDouble)
     return blocked('raw.expansion', 'ANSI-C quoting "$\'...\'" is not allowed; use plain single quotes');
-  if (next === '"') return blocked('raw.expansion', 'locale quoting \'$"..."\' is not allowed; use single quotes');
+  if (next === '"' && !inDouble)
+    return blocked('raw.expansion', 'locale quoting \'$"..."\' is not allowed; use single quotes');
   if (next >= '0' && next <= '9') return blocked('raw.expansion', `variable expansion '$${next}' is not allowed`);
   if (NAME_START.test(next)) {
     const name = NAME_RUN.exec(s.slice(i + 1, i + 65))?.[0] ?? next;
@@ -129,7 +130,7 @@ export function scanCommand(s: string): ScanResult {
       case '\n':
         endWord();
         tokens.push('\n');
-        cleaned.push(s.slice(mark, i), ';');
+        cleaned.push(s.slice(mark, i), ' ; ');
         mark = i + 1;
         break;
       case "'":

@@ -17,6 +17,7 @@ const FILE_COMMANDS: Record<string, string> = {
 /** Commands that take no argument (some take an optional number). */
 const SIMPLE_COMMANDS = new Set(['=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'n', 'N', 'p', 'P', 'x', 'z', 'F', 'q', 'Q']);
 const END_OF_COMMAND = new Set([';', '\n', '}', '#']);
+const LABEL_END = new Set([' ', '\t', '\n', ';']);
 const UNUSUAL_DELIMITER = /[A-Za-z0-9 ]/;
 const S_FLAG = /[gpiImM0-9]/;
 
@@ -37,9 +38,9 @@ class SedScript {
     while (this.c() >= '0' && this.c() <= '9') this.i++;
     return this.i - start;
   }
-  /** Skips to the end of the line (used for text arguments, labels and comments). */
-  skipLine(stopAtSemicolon: boolean): void {
-    while (!this.done && this.c() !== '\n' && !(stopAtSemicolon && this.c() === ';')) this.i++;
+  /** Skips to the end of the line (used for text arguments and comments). */
+  skipLine(): void {
+    while (!this.done && this.c() !== '\n') this.i++;
   }
   /**
    * Reads a delimited part, starting just after the opening delimiter; leaves `i` after the closing
@@ -130,17 +131,19 @@ export function sedScriptProblem(script: string): string | null {
     if (cmd in FILE_COMMANDS) return FILE_COMMANDS[cmd] as string;
     if (cmd === '{' || cmd === '}') continue;
     if (cmd === '#') {
-      p.skipLine(false);
+      p.skipLine();
       continue;
     }
     if (cmd === ':' || cmd === 'b' || cmd === 't' || cmd === 'T' || cmd === 'v') {
-      p.skipLine(true); // labels and versions end at ';' or newline
+      // A label (or version) ends at a blank, ';' or newline, and the next command may follow at once.
+      p.skipBlanks();
+      while (!p.done && !LABEL_END.has(p.c())) p.i++;
       continue;
     }
     if (cmd === 'a' || cmd === 'i' || cmd === 'c') {
       // Text to the end of the line; a trailing backslash continues it onto the next line.
       for (;;) {
-        p.skipLine(false);
+        p.skipLine();
         let k = p.i - 1;
         let backslashes = 0;
         while (k >= 0 && script[k] === '\\') {
@@ -179,15 +182,23 @@ export function sedScriptProblem(script: string): string | null {
   }
 }
 
-/** Rules §1.1 step 7 for `sed`: options first, then the script(s). */
-export function checkSed(args: readonly Word[]): Verdict | null {
+interface SedArgs {
+  readonly verdict?: Verdict;
+  readonly scripts: string[];
+  /** Indices of the words that hold a script (not file names, so not path-checked). */
+  readonly scriptWords: Set<number>;
+}
+
+function readSedArgs(args: readonly Word[]): SedArgs {
   const scripts: string[] = [];
-  const operands: string[] = [];
+  const scriptWords = new Set<number>();
+  let firstOperand = -1;
   let endOfOptions = false;
+  const refuse = (verdict: Verdict): SedArgs => ({ verdict, scripts, scriptWords });
   for (let k = 0; k < args.length; k++) {
     const w = (args[k] as Word).value;
     if (endOfOptions || w === '-' || !w.startsWith('-')) {
-      operands.push(w);
+      if (firstOperand < 0) firstOperand = k;
       continue;
     }
     if (w === '--') {
@@ -196,33 +207,51 @@ export function checkSed(args: readonly Word[]): Verdict | null {
     }
     if (w.startsWith('--')) {
       const bad = longOption(w, ['--in-place', '--file']);
-      if (bad === '--in-place') return blocked('option', `'sed ${w}' edits files in place`);
-      if (bad) return blocked('option', `'sed ${w}' reads the script from a file the gate cannot check`);
+      if (bad === '--in-place') return refuse(blocked('option', `'sed ${w}' edits files in place`));
+      if (bad) return refuse(blocked('option', `'sed ${w}' reads the script from a file the gate cannot check`));
       const eq = w.indexOf('=');
       if (longOption(w, ['--expression'])) {
-        const value = eq >= 0 ? w.slice(eq + 1) : args[++k]?.value;
-        if (value === undefined) return blocked('option', `'sed ${w}' is missing its script`);
+        if (eq < 0) k++;
+        const value = eq >= 0 ? w.slice(eq + 1) : args[k]?.value;
+        if (value === undefined) return refuse(blocked('option', `'sed ${w}' is missing its script`));
         scripts.push(value);
+        scriptWords.add(k);
       } else if (eq < 0 && longOption(w, ['--line-length'])) k++;
       continue;
     }
     for (let j = 1; j < w.length; j++) {
       const c = w[j] as string;
-      if (c === 'i' || c === 'I') return blocked('option', `'sed -${c}' edits files in place`);
-      if (c === 'f') return blocked('option', "'sed -f' reads the script from a file the gate cannot check");
+      if (c === 'i' || c === 'I') return refuse(blocked('option', `'sed -${c}' edits files in place`));
+      if (c === 'f') return refuse(blocked('option', "'sed -f' reads the script from a file the gate cannot check"));
       if (c === 'e' || c === 'l') {
-        const value = j + 1 < w.length ? w.slice(j + 1) : args[++k]?.value;
-        if (value === undefined) return blocked('option', `'sed -${c}' is missing its value`);
-        if (c === 'e') scripts.push(value);
+        if (j + 1 === w.length) k++;
+        const value = j + 1 < w.length ? w.slice(j + 1) : args[k]?.value;
+        if (value === undefined) return refuse(blocked('option', `'sed -${c}' is missing its value`));
+        if (c === 'e') {
+          scripts.push(value);
+          scriptWords.add(k);
+        }
         break;
       }
     }
   }
   if (scripts.length === 0) {
-    const first = operands.shift();
-    if (first === undefined) return blocked('option', "'sed' without a script is not allowed");
-    scripts.push(first);
+    if (firstOperand < 0) return refuse(blocked('option', "'sed' without a script is not allowed"));
+    scripts.push((args[firstOperand] as Word).value);
+    scriptWords.add(firstOperand);
   }
-  const problem = sedScriptProblem(scripts.join('\n'));
+  return { scripts, scriptWords };
+}
+
+/** Rules §1.1 step 7 for `sed`: options first, then the script(s), joined by newlines as sed does. */
+export function checkSed(args: readonly Word[]): Verdict | null {
+  const read = readSedArgs(args);
+  if (read.verdict) return read.verdict;
+  const problem = sedScriptProblem(read.scripts.join('\n'));
   return problem ? blocked('option', `sed script: ${problem}`) : null;
+}
+
+/** The words of a sed command line that are scripts rather than file names. */
+export function sedScriptWords(args: readonly Word[]): ReadonlySet<number> {
+  return readSedArgs(args).scriptWords;
 }

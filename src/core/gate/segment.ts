@@ -1,5 +1,6 @@
 /** Rules §1.1 steps 4–8 for one segment (a simple command between operators). */
 import { isOption, longOption } from './options';
+import { patternWords } from './patterns';
 import { outsidePathIn, resolveDirs, isInsideRoots } from './paths';
 import { ALLOWED_PROGRAMS, COMMAND_RUNNERS, checkProgramOptions, programName, refuseProgram } from './programs';
 import {
@@ -117,8 +118,10 @@ export function checkSegment(segment: Segment, ctx: GateContext, cwds: readonly 
     if (v) return v;
   }
 
-  for (const arg of args) {
-    const outside = outsidePathIn(arg, dirs, ctx);
+  const patterns = patternWords(program, args);
+  for (let k = 0; k < args.length; k++) {
+    if (patterns?.has(k)) continue;
+    const outside = outsidePathIn(args[k] as Word, dirs, ctx);
     if (outside !== null) return blocked('path', `path '${outside}' is outside the workspace`);
   }
   return projectCode ? { projectCode } : {};

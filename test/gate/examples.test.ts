@@ -1,0 +1,57 @@
+/** Rules §1.2: every Allowed and Rejected example is its own test case. */
+import assert from 'node:assert/strict';
+import { checkShellCommand } from '../../src/core/gate';
+import { TRUSTED, expectAllowed, expectBlocked } from './helpers';
+
+describe('gate: rules §1.2 examples', () => {
+  describe('allowed', () => {
+    for (const command of [
+      "ls -la && echo '---' && ls -la src/",
+      "cat README.md; rg -n '^#' README.md",
+      'git log --oneline | head -20',
+      'git diff --stat',
+      'cargo check 2>&1 | head -c 4000',
+      "find . -type f -name '*.ts'",
+      'tree -L 2 src/',
+      'npm install --dry-run',
+      "sed -n '1,80p' a.ts",
+    ]) {
+      it(command, () => {
+        expectAllowed(command);
+      });
+    }
+
+    it('plain inspection says it is read-only; project code says it runs project code', () => {
+      assert.equal(checkShellCommand('git diff --stat', TRUSTED).reason, 'allowed: read-only command');
+      assert.equal(
+        checkShellCommand('cargo check 2>&1 | head -c 4000', TRUSTED).reason,
+        "allowed: 'cargo check' runs project code (trusted workspace)",
+      );
+    });
+  });
+
+  describe('rejected', () => {
+    const cases: Array<[command: string, rule: string, reason: string]> = [
+      ['ls && rm foo.txt', 'program', "blocked: 'rm' changes files"],
+      ['echo hi > f.txt', 'redirect', "blocked: output redirection '>' is not read-only"],
+      ['cat a | tee b', 'program', "blocked: 'tee' writes files"],
+      ['git checkout main', 'subcommand', "blocked: 'git checkout' is not a read-only git command"],
+      ['git diff --output=o.txt', 'option', "blocked: 'git diff --output=o.txt' writes its output to a file"],
+      ['find . -delete', 'option', "blocked: 'find -delete' deletes files"],
+      ["sed -i 's/a/b/' f", 'option', "blocked: 'sed -i' edits files in place"],
+      ['sort -o o.txt f', 'option', "blocked: 'sort -o' writes its output to a file"],
+      ['echo $(date)', 'raw.substitution', "blocked: command substitution '$(' is not allowed"],
+      ['ls *.ts', 'raw.glob', "blocked: unquoted '*' is a glob"],
+      ['python3 x.py', 'program', "blocked: 'python3' is an interpreter"],
+      ['npm run build', 'subcommand', "blocked: 'npm run build' is not allowed"],
+      ['cargo build', 'subcommand', "blocked: 'cargo build' is not a read-only cargo command"],
+      ['sleep 5 &', 'raw.background', "blocked: a single '&' (background job) is not allowed"],
+    ];
+    for (const [command, rule, reason] of cases) {
+      it(command, () => {
+        const v = expectBlocked(command, rule);
+        assert.ok(v.reason.startsWith(reason), `${v.reason} should start with ${reason}`);
+      });
+    }
+  });
+});
