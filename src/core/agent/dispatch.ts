@@ -19,6 +19,8 @@ export interface DispatchContext {
   readonly plansDir: string;
   /** Decides a call while building (the build policy); planning always uses the read-only gate. */
   readonly buildPolicy?: (tool: ToolDefinition, args: Record<string, unknown>) => Promise<Verdict>;
+  /** Told about calls to tools that do not exist (e.g. a model trying to approve its own plan). */
+  readonly onUnknownTool?: (name: string) => string | undefined;
 }
 
 export type DispatchResult =
@@ -69,12 +71,10 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
 
   let verdict: Verdict;
   if (!tool) {
+    const refusal = ctx.onUnknownTool?.(call.name);
     const names = [...ctx.tools.keys()].join(', ');
-    verdict = {
-      allowed: false,
-      reason: `blocked: unknown tool '${call.name}'; available tools: ${names}`,
-      rule: 'tool',
-    };
+    const reason = refusal ?? `unknown tool '${call.name}'; available tools: ${names}`;
+    verdict = { allowed: false, reason: `blocked: ${reason}`, rule: refusal !== undefined ? 'lifecycle' : 'tool' };
   } else if (ctx.mode === 'plan') {
     verdict = await checkPlanningToolCall({ name: tool.name, kind: tool.kind }, args, {
       roots: ctx.toolContext.reader.roots,

@@ -43,6 +43,12 @@ export interface PlanApprovalRequest {
   readonly contextUsagePercent: number;
   readonly proposedDuringExecution: boolean;
   readonly previousRevision?: string;
+  /** Revision number of this plan (1 for the first draft). */
+  readonly revision?: number;
+  /** What changed since the previous revision: a unified diff of the markdown. */
+  readonly diff?: string;
+  /** Steps added, removed and changed since the previous revision. */
+  readonly stepChanges?: { readonly added: number; readonly removed: number; readonly changed: number };
 }
 
 export interface PlanApprovalResponse {

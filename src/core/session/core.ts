@@ -80,7 +80,7 @@ export class SessionCore {
     return r.ok;
   }
 
-  private effect(e: LifecycleEffect, turnId: string): void {
+  effect(e: LifecycleEffect, turnId: string): void {
     switch (e.type) {
       case 'state_changed':
         this.bus.emit({ type: 'state.changed', state: e.to, mode: e.mode });
@@ -195,6 +195,13 @@ export class SessionCore {
         tools: toolMap(tools),
         toolContext: this.toolContext(mode, tracker),
         plansDir: this.plansDir,
+        onUnknownTool: (name) => {
+          const action = modelLifecycleAction(name);
+          if (!action) return undefined;
+          const r = this.machine.dispatch({ type: 'model_attempt', action });
+          for (const e of r.effects) this.effect(e, '');
+          return r.ok ? undefined : r.reason;
+        },
         buildPolicy: async (tool, args) => {
           if (tool.kind !== 'shell')
             return { allowed: true, reason: `allowed: '${tool.name}' in build mode`, rule: 'tool' };
@@ -219,6 +226,15 @@ export class SessionCore {
       ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
     };
   }
+}
+
+/** Tool names a model invents to approve its own plan or leave planning; refused and logged. */
+export function modelLifecycleAction(name: string): 'approve' | 'exit_plan' | 'switch_mode' | undefined {
+  const n = name.toLowerCase();
+  if (/approv|accept_plan|implement_plan|execute_plan/.test(n)) return 'approve';
+  if (/exit_plan|leave_plan|stop_planning|end_plan/.test(n)) return 'exit_plan';
+  if (/switch_mode|set_mode|change_mode|build_mode|start_build/.test(n)) return 'switch_mode';
+  return undefined;
 }
 
 function buildSynthesisDirective(reason: string): string {

@@ -8,6 +8,7 @@ import { EventBus } from '../events/bus';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
 import type { ApprovalDecision, PlanApprovalRequest, PlanApprovalResponse } from '../lifecycle/ports';
+import { diffPlans } from '../plan/diff';
 import { validatePlan } from '../plan/validator';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
 import { runBuild } from './buildRun';
@@ -240,7 +241,18 @@ class PlanwiseSession implements Session {
     const plan = await this.core.store.load(this.core.planStem!);
     const summary = validatePlan(plan.markdown).summary;
     const snapshot = this.core.machine.pendingApproval();
+    let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
+    if (plan.revisions >= 2) {
+      const previous = await this.core.store.readRevision(plan.stem, plan.revisions - 1);
+      const d = diffPlans(previous, plan.markdown);
+      changes = {
+        diff: d.unified,
+        stepChanges: { added: d.added.length, removed: d.removed.length, changed: d.changed.length },
+      };
+    }
     return {
+      revision: plan.revisions,
+      ...changes,
       planFile: plan.file,
       title: summary.title,
       summary: summary.summary,
