@@ -100,6 +100,34 @@ describe('plan validator: sections (rules §3)', () => {
     );
   });
 
+  it('keeps deeper unknown headings inside the current section as subsections', () => {
+    const md = buildPlan({
+      steps: [
+        '### Phase 1',
+        '1. A -> files: [a.ts] -> verify: [npm test]',
+        '### Phase 2',
+        'a note that belongs to no step',
+        '2. B -> files: [b.ts] -> verify: [npm test]',
+      ].join('\n'),
+      validation: '#### Unit\n- tests: npm test',
+    });
+    const r = validatePlan(md);
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(
+      r.summary.steps.map((s) => s.text),
+      ['1. A -> files: [a.ts] -> verify: [npm test]', '2. B -> files: [b.ts] -> verify: [npm test]'],
+    );
+    assert.deepEqual(r.summary.validationItems, ['tests: npm test']);
+    assert.equal(r.summary.sections.includes('Phase 1'), false);
+  });
+
+  it('a heading at the same level as the section starts a new one', () => {
+    const md = buildPlan({ steps: '1. A -> files: [a.ts] -> verify: [npm test]\n\n## Risks\n\n2. not a step' });
+    const r = validatePlan(md);
+    assert.equal(r.summary.steps.length, 1);
+    assert.ok(r.summary.sections.includes('Risks'));
+  });
+
   it('ignores headings and numbered lines inside fenced code blocks', () => {
     const md = buildPlan({ validation: '```sh\n# Summary\n1. not a step\n```\n- tests: npm test' });
     const r = validatePlan(md);

@@ -2,7 +2,8 @@
  * Splits plan markdown into sections (rules §3). A section starts at a `#` heading, at a
  * standalone label line (`Summary`, `**Steps:**`) or at an inline `Label: text` line. Labels are
  * matched case-insensitively, ignoring `**`/backtick emphasis and a trailing `:`. Lines inside
- * fenced code blocks never start a section.
+ * fenced code blocks never start a section, and an unknown heading deeper than the current known
+ * section's heading (`### Phase 1` under `## Implementation Steps`) is a subsection of it.
  */
 import { stripEmphasis } from './text';
 
@@ -71,7 +72,8 @@ export function canonicalSection(label: string): string | undefined {
   return KNOWN.get(norm);
 }
 
-const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+/** A markdown ATX heading: level and text. */
+export const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+]\s|\d+[.):]\s)/;
 const INLINE_LABEL = /^\s?(?:\*\*|__)?([^:*_`#]+?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/;
 
@@ -127,9 +129,13 @@ export function splitSections(markdown: string): SplitPlan {
   let title = '';
   let titleLine: number | undefined;
   let current: Section | undefined;
+  /** Heading level of the current known section; a deeper unknown heading is a subsection of it. */
+  let currentLevel: number | undefined;
   for (const l of lines) {
     const start = l.inFence ? undefined : sectionStart(l.text);
-    if (!start) {
+    const subsection =
+      start?.heading === true && !start.known && currentLevel !== undefined && (start.level ?? 0) > currentLevel;
+    if (!start || subsection) {
       current?.lines.push(l);
       continue;
     }
@@ -140,6 +146,7 @@ export function splitSections(markdown: string): SplitPlan {
       continue;
     }
     current = { name: start.name, known: start.known, line: l.line, lines: [] };
+    currentLevel = start.known && start.heading ? start.level : undefined;
     if (start.inline) current.lines.push({ text: start.inline, line: l.line, inFence: false });
     sections.push(current);
   }
@@ -151,10 +158,10 @@ export function sectionLines(split: SplitPlan, name: string): PlanLine[] {
   return split.sections.filter((s) => s.name === name).flatMap((s) => s.lines);
 }
 
-/** Non-empty items of a section: bullets, numbers and checkboxes stripped. */
+/** Non-empty items of a section (subsection headings and fence lines left out): bullets, numbers and checkboxes stripped. */
 export function sectionItems(lines: readonly PlanLine[]): string[] {
   return lines
-    .filter((l) => !l.inFence || !/^\s{0,3}(`{3,}|~{3,})/.test(l.text))
+    .filter((l) => !(l.inFence ? /^\s{0,3}(`{3,}|~{3,})/ : HEADING).test(l.text))
     .map((l) =>
       l.text
         .trim()

@@ -6,7 +6,7 @@
  * add targets and checks, bulleted and bold or not.
  */
 import type { PlanError, ParsedStep } from './types';
-import type { PlanLine } from './sections';
+import { HEADING, type PlanLine } from './sections';
 import { splitArrows, stripEmphasis, valueItems } from './text';
 import { isConcreteCheck } from './verification';
 
@@ -63,6 +63,10 @@ export function parseSteps(lines: readonly PlanLine[]): StepDraft[] {
       baseIndent ??= indent;
       current = startStep(steps.length + 1, l, (m[3] ?? '').trim());
       steps.push(current);
+      continue;
+    }
+    if (!l.inFence && HEADING.test(l.text)) {
+      current = undefined; // a subsection heading (`### Phase 2`) ends the step
       continue;
     }
     if (!current) continue;
