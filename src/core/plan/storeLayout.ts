@@ -14,14 +14,18 @@ export const TASK_MIRROR = '.vtcode/tasks/current_task.md';
 /** Stem used for a rejected draft that was not a revision of a known plan. */
 export const NEW_PLAN_DRAFT = 'new-plan';
 
-const ADJECTIVES =
-  'amber brisk calm clear crisp eager gentle golden keen lucid mellow nimble quiet rapid sharp silver steady sunny swift tidy vivid warm wise bold'.split(
-    ' ',
-  );
-const NOUNS =
-  'anchor beacon bridge canyon cedar comet delta falcon harbor island lantern maple meadow orbit otter pine river summit thistle valley willow wren zephyr atlas'.split(
-    ' ',
-  );
+function words(...lines: string[]): string[] {
+  return lines.join(' ').split(' ');
+}
+
+const ADJECTIVES = words(
+  'amber brisk calm clear crisp eager gentle golden keen lucid mellow nimble',
+  'quiet rapid sharp silver steady sunny swift tidy vivid warm wise bold',
+);
+const NOUNS = words(
+  'anchor beacon bridge canyon cedar comet delta falcon harbor island lantern maple',
+  'meadow orbit otter pine river summit thistle valley willow wren zephyr atlas',
+);
 
 function pick(list: readonly string[], random: () => number): string {
   const i = Math.min(list.length - 1, Math.max(0, Math.floor(random() * list.length)));
