@@ -2,6 +2,7 @@
  * The webview entry: acquires VS Code's API once, wires the store to the window's message
  * events, and renders the panel. esbuild bundles this file to media/webview.js.
  */
+import './zodConfig';
 import { render } from 'preact';
 import { App } from './App';
 import { createPost, type VsCodeApi } from './bridge';

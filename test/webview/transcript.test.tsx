@@ -48,7 +48,8 @@ describe('panel: planning stream', () => {
     assert.ok(p.getByText('read_file'));
     assert.ok(p.getByRole('img', { name: 'allowed by the read-only gate' }));
     const blocked = p.container.querySelector('.pw-tool-blocked')!;
-    assert.match(blocked.textContent!, /Blocked: `rm` changes files; planning is read-only\./);
+    assert.match(blocked.textContent!, /Blocked: rm changes files; planning is read-only\./);
+    assert.equal(blocked.querySelector('.pw-verdict code')?.textContent, 'rm', 'the reason renders inline markdown');
 
     const result = p.getByRole('button', { name: /Result · 2\.1 KiB/ });
     assert.equal(p.queryByText('import express…'), null);

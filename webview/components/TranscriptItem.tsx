@@ -69,7 +69,10 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
           </div>
           {item.verdict && !item.verdict.allowed ? (
             <div class="pw-verdict" role="note">
-              <Icon name="circle-slash" /> Blocked: {item.verdict.reason}
+              <Icon name="circle-slash" />
+              <span>
+                Blocked: <RichText text={item.verdict.reason} format="inline" />
+              </span>
             </div>
           ) : null}
         </div>
