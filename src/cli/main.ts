@@ -15,6 +15,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'list the plans of a workspace with their tracker progress',
     load: async () => (await import('./commands/plans')).plansCommand,
   },
+  plan: {
+    summary: 'plan a task read-only, then approve and build it (on a terminal)',
+    load: async () => (await import('./commands/plan')).planCommand,
+  },
+  resume: {
+    summary: 'resume a session: decide a pending plan, or answer the planner',
+    load: async () => (await import('./commands/resume')).resumeCommand,
+  },
 };
 
 function usage(): string {

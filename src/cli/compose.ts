@@ -1,0 +1,252 @@
+/**
+ * The CLI's one composition root: flags and environment become the Node adapters, the session's
+ * `SessionDeps` and `SessionConfig`, the terminal prompts and the transcript renderer, all wired
+ * by constructor injection. Commands parse nothing else and build nothing else.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { SessionConfig, SessionDeps, Session } from '../core/session/api';
+import type { ApprovalDecision, Approver, Interviewer } from '../core/lifecycle/ports';
+import { systemClock } from '../node/clock';
+import { FileArchiveStore } from '../node/fileArchiveStore';
+import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';
+import { OpenAIModelClient } from '../node/openaiModelClient';
+import { NodeCommandRunner } from '../node/processRunner';
+import { createSearcher } from '../node/ripgrepSearcher';
+import type { CliIO } from './io';
+import { NonInteractiveApprover, TerminalApprover } from './prompts/approver';
+import { TerminalInterviewer, nonInteractiveInterviewer } from './prompts/interviewer';
+import { LineInput } from './prompts/lineInput';
+import { JsonRenderer } from './render/json';
+import { Printer } from './render/printer';
+import { makeRedactor, type Redactor } from './render/redact';
+import { colorEnabled, makeStyle, type Style } from './render/style';
+import { TranscriptRenderer } from './render/transcript';
+
+/** The flags `plan` and `resume` share (parsed by `parseRunFlags` in commands/plan.ts). */
+export interface RunFlags {
+  readonly workspace?: string;
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly buildModel?: string;
+  readonly apiKeyEnv?: string;
+  readonly json: boolean;
+  /** true: --interactive, false: --non-interactive, undefined: interactive when stdin is a TTY. */
+  readonly interactive?: boolean;
+  readonly approve?: ApprovalDecision;
+  readonly untrusted: boolean;
+  readonly allowCommands: readonly string[];
+  readonly contextWindow?: number;
+  readonly verbose: boolean;
+  readonly positionals: readonly string[];
+}
+
+export interface ModelSettings {
+  readonly baseURL: string;
+  readonly model: string;
+  readonly buildModel?: string;
+  readonly apiKey?: string;
+  /** Environment variables that may hold the key; commands never see them. */
+  readonly keyVariables: readonly string[];
+  readonly maxRetries: number;
+}
+
+export const DEFAULT_BASE_URL = 'http://localhost:11434/v1';
+const DEFAULT_RETRIES = 3;
+
+/** True for endpoints on this machine (127.0.0.0/8, localhost, ::1), which need no API key. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The model endpoint from flags, then environment, then defaults; or one sentence saying what is missing. */
+export function resolveModelSettings(
+  flags: RunFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelSettings | { readonly error: string } {
+  const nonEmpty = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
+  const baseURL = nonEmpty(flags.baseUrl) ?? nonEmpty(env['OPENAI_BASE_URL']) ?? DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    return { error: `the base URL '${baseURL}' is not an http(s) URL; give the API root, e.g. ${DEFAULT_BASE_URL}` };
+  }
+  const model = nonEmpty(flags.model) ?? nonEmpty(env['PLANWISE_MODEL']);
+  if (model === undefined) {
+    return {
+      error: 'no model given: pass --model ID or set PLANWISE_MODEL (for example PLANWISE_MODEL=qwen2.5-coder)',
+    };
+  }
+  const buildModel = nonEmpty(flags.buildModel) ?? nonEmpty(env['PLANWISE_BUILD_MODEL']);
+  const keyVar = flags.apiKeyEnv ?? 'OPENAI_API_KEY';
+  const apiKey = nonEmpty(env[keyVar]);
+  if (apiKey === undefined && flags.apiKeyEnv !== undefined) {
+    return { error: `--api-key-env names ${keyVar}, but the environment variable ${keyVar} is not set` };
+  }
+  if (apiKey === undefined && !isLoopback(url)) {
+    return {
+      error: `the endpoint ${baseURL} is not on this machine and no API key is set: set OPENAI_API_KEY, or name the variable that holds it with --api-key-env NAME`,
+    };
+  }
+  const retriesText = nonEmpty(env['PLANWISE_MODEL_RETRIES']);
+  const maxRetries = retriesText === undefined ? DEFAULT_RETRIES : Number(retriesText);
+  if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10) {
+    return { error: `PLANWISE_MODEL_RETRIES must be a whole number from 0 to 10, not '${retriesText ?? ''}'` };
+  }
+  return {
+    baseURL,
+    model,
+    ...(buildModel !== undefined ? { buildModel } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    keyVariables: [...new Set(['OPENAI_API_KEY', keyVar])],
+    maxRetries,
+  };
+}
+
+/** Session archives live beside the plans, one `<id>.jsonl` each. */
+export const SESSIONS_DIR = '.vtcode/sessions';
+
+/** Everything one `plan` or `resume` run works with. */
+export interface CliRun {
+  readonly root: string;
+  readonly settings: ModelSettings;
+  readonly deps: SessionDeps;
+  readonly config: SessionConfig;
+  readonly archive: FileArchiveStore;
+  readonly interactive: boolean;
+  readonly json: boolean;
+  /** Where the person reads prose: stdout, or stderr with `--json`. */
+  readonly ui: Printer;
+  readonly style: Style;
+  /** Terminal input; undefined in non-interactive runs (stdin is never touched). */
+  readonly input: LineInput | undefined;
+  /** Resolves with the plan file when the person leaves the gate without deciding. */
+  readonly detached: Promise<string>;
+  readonly redact: Redactor;
+  /** Workspace-relative display form of a path. */
+  shown(file: string): string;
+  /** Sends the session's events to the transcript (or JSON lines). */
+  attach(session: Session): void;
+  /** Releases stdin. */
+  close(): void;
+}
+
+/** Keeps the archive out of version control even when `.vtcode/plans` is committed. */
+function ensureSessionsDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const ignore = path.join(dir, '.gitignore');
+  if (!existsSync(ignore)) {
+    writeFileSync(ignore, '# Planwise session archives: conversation transcripts, never commit them.\n*\n');
+  }
+}
+
+/** The environment commands run with: this process's, minus the API key variables. */
+function childEnv(io: CliIO, keyVars: readonly string[]): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...io.env };
+  for (const name of keyVars) delete env[name];
+  return env;
+}
+
+export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly error: string } {
+  const settings = resolveModelSettings(flags, io.env);
+  if ('error' in settings) return settings;
+  const wanted = path.resolve(io.cwd, flags.workspace ?? '.');
+  let reader: NodeWorkspaceReader;
+  try {
+    reader = new NodeWorkspaceReader([wanted]);
+  } catch {
+    return { error: `the workspace '${wanted}' is not an existing directory` };
+  }
+  const root = reader.roots[0]!;
+
+  const json = flags.json;
+  const stdinTty = io.stdin.isTTY === true;
+  const interactive = flags.interactive ?? stdinTty;
+  const uiStream: NodeJS.WritableStream & { isTTY?: boolean } = json ? io.stderr : io.stdout;
+  const redact = makeRedactor([settings.apiKey]);
+  const style = makeStyle(colorEnabled(uiStream, io.env));
+  const ui = new Printer(uiStream, redact);
+  const shown = (file: string) => {
+    const rel = path.relative(root, file);
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
+  };
+
+  let detach!: (planFile: string) => void;
+  const detached = new Promise<string>((resolve) => (detach = resolve));
+  const hooks = { onDetach: (f: string) => detach(f), shown };
+  let input: LineInput | undefined;
+  let interviewer: Interviewer;
+  let approver: Approver;
+  if (interactive) {
+    input = new LineInput(io.stdin, uiStream, ui, stdinTty && uiStream.isTTY === true);
+    interviewer = new TerminalInterviewer(input, ui, style);
+    approver = new TerminalApprover(input, ui, style, hooks);
+  } else {
+    interviewer = nonInteractiveInterviewer;
+    approver = new NonInteractiveApprover(ui, style, hooks);
+  }
+
+  const log = flags.verbose ? (line: string) => io.stderr.write(`[planwise] ${redact(line)}\n`) : undefined;
+  const archiveDir = path.join(root, SESSIONS_DIR);
+  ensureSessionsDir(archiveDir);
+  const archive = new FileArchiveStore(archiveDir);
+  const deps: SessionDeps = {
+    reader,
+    writer: new NodeWorkspaceWriter(),
+    searcher: createSearcher(reader, undefined, io.env),
+    runner: new NodeCommandRunner('/bin/sh', childEnv(io, settings.keyVariables)),
+    model: new OpenAIModelClient({
+      baseURL: settings.baseURL,
+      ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
+      maxRetries: settings.maxRetries,
+      ...(log ? { log } : {}),
+    }),
+    clock: systemClock,
+    interviewer,
+    approver,
+    archive,
+    ...(log ? { log } : {}),
+  };
+  const autoDecision: ApprovalDecision | undefined = flags.approve;
+  const config: SessionConfig = {
+    planningModel: settings.model,
+    ...(settings.buildModel !== undefined ? { buildModel: settings.buildModel } : {}),
+    trusted: !flags.untrusted,
+    ...(io.env['HOME'] !== undefined ? { home: io.env['HOME'] } : {}),
+    interactive,
+    ...(autoDecision !== undefined ? { autoDecision } : {}),
+    ...(flags.allowCommands.length > 0 ? { buildAllowList: flags.allowCommands } : {}),
+    ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
+  };
+
+  return {
+    root,
+    settings,
+    deps,
+    config,
+    archive,
+    interactive,
+    json,
+    ui,
+    style,
+    input,
+    detached,
+    redact,
+    shown,
+    attach(session) {
+      if (json) {
+        const renderer = new JsonRenderer(io.stdout, redact);
+        session.bus.on((e) => renderer.handle(e));
+      } else {
+        const renderer = new TranscriptRenderer(ui, style, shown);
+        session.bus.on((e) => renderer.handle(e));
+      }
+    },
+    close() {
+      input?.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The person's approvals on the terminal: the plan gate, more tool calls or loop iterations, and
+ * build commands the read-only gate did not admit (y/N). In a non-interactive run nothing is
+ * asked: limits and commands are denied, and a plan gate is left pending for `planwise resume`.
+ *
+ * Leaving the gate without an answer (end of input, Ctrl-C) keeps the plan pending: `onDetach`
+ * tells the command, which reports how to resume; the session archive already holds the gate.
+ */
+import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import type { Printer } from '../render/printer';
+import type { Style } from '../render/style';
+import { parseGateAnswer, printGate } from './gate';
+import type { LineInput } from './lineInput';
+
+/** Granted when the person answers `y` to "allow more?". */
+export const DEFAULT_GRANT = 50;
+
+export interface ApproverHooks {
+  /** The gate was left without a decision; the plan stays pending. */
+  readonly onDetach: (planFile: string) => void;
+  /** Display form of a path (workspace-relative). */
+  readonly shown: (file: string) => string;
+}
+
+function limitText(kind: LimitKind, used: number, max: number): string {
+  return kind === 'session_tool_calls'
+    ? `The session has used ${used} of its ${max} tool calls.`
+    : `This turn has run ${used} of its ${max} loop iterations.`;
+}
+
+class LeftPending extends Error {
+  constructor(planFile: string) {
+    super(`the plan ${planFile} was left pending at the approval gate`);
+  }
+}
+
+export class TerminalApprover implements Approver {
+  constructor(
+    private readonly input: LineInput,
+    private readonly printer: Printer,
+    private readonly style: Style,
+    private readonly hooks: ApproverHooks,
+  ) {}
+
+  async approvePlan(request: PlanApprovalRequest): Promise<PlanApprovalResponse> {
+    printGate(this.printer, this.style, request, this.hooks.shown(request.planFile));
+    for (;;) {
+      const typed = await this.input.ask('Choose 1-3, or type what should change: ');
+      if (typed === null) return this.detach(request.planFile);
+      const answer = parseGateAnswer(typed);
+      if (answer.kind === 'empty') continue;
+      if (answer.kind === 'decision') {
+        this.printer.line(this.style.dim(`  (understood: ${answer.understood})`));
+        return answer.response;
+      }
+      const feedback = await this.input.ask('What should change in the plan? (Enter goes back to the choices): ');
+      if (feedback === null) return this.detach(request.planFile);
+      if (feedback.trim() !== '') return { decision: 'revise', feedback: feedback.trim() };
+    }
+  }
+
+  async grantMore(kind: LimitKind, used: number, max: number): Promise<number> {
+    this.printer.line(this.style.bold(`? ${limitText(kind, used, max)}`));
+    for (;;) {
+      const typed = await this.input.ask(`  Allow more? Type a number, y for ${DEFAULT_GRANT}, or Enter to stop: `);
+      const t = (typed ?? '').trim().toLowerCase();
+      if (t === '' || t === 'n' || t === 'no') return 0;
+      if (t === 'y' || t === 'yes') return DEFAULT_GRANT;
+      if (/^\d+$/.test(t)) return Number(t);
+      this.printer.line(this.style.yellow(`  '${t}' is not a number, y or n.`));
+    }
+  }
+
+  async approveCommand(command: string, reason: string): Promise<boolean> {
+    this.printer.line(this.style.bold('? The build agent wants to run a command that needs your approval:'));
+    this.printer.line(`    $ ${command}`);
+    this.printer.line(this.style.dim(`    (${reason})`));
+    const typed = await this.input.ask('  Run it? [y/N] ');
+    const yes = /^\s*y(es)?\s*$/i.test(typed ?? '');
+    this.printer.line(this.style.dim(yes ? '  approved' : '  not run'));
+    return yes;
+  }
+
+  private detach(planFile: string): Promise<never> {
+    this.hooks.onDetach(planFile);
+    return Promise.reject(new LeftPending(planFile));
+  }
+}
+
+export class NonInteractiveApprover implements Approver {
+  constructor(
+    private readonly printer: Printer,
+    private readonly style: Style,
+    private readonly hooks: ApproverHooks,
+  ) {}
+
+  /** Not reached in practice (a non-interactive session stops at the gate); leaves the plan pending. */
+  async approvePlan(request: PlanApprovalRequest): Promise<PlanApprovalResponse> {
+    this.hooks.onDetach(request.planFile);
+    throw new LeftPending(request.planFile);
+  }
+
+  async grantMore(kind: LimitKind, used: number, max: number): Promise<number> {
+    this.printer.line(
+      this.style.yellow(`! ${limitText(kind, used, max)} No more granted: this run is non-interactive.`),
+    );
+    return 0;
+  }
+
+  async approveCommand(command: string): Promise<boolean> {
+    this.printer.line(
+      this.style.yellow(
+        `! Not run (non-interactive): $ ${command} — allow it with --allow-command '${command}' or run interactively.`,
+      ),
+    );
+    return false;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The approval gate on the terminal: the plan's title, summary and steps, then three choices.
+ * A typed answer is read with the intent rules (stay wins over exit; `cancel`, `no` cancel),
+ * and anything that is not a clear decision is sent to the planner as revision feedback —
+ * never taken as approval.
+ */
+import { detectIntent, intentToDecision, normalizeIntentText } from '../../core/lifecycle/intents';
+import type { PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import type { Printer } from '../render/printer';
+import type { Style } from '../render/style';
+
+export const GATE_CHOICES = [
+  '1) Yes, implement this plan',
+  '2) Yes, clear context and implement',
+  '3) No, stay in Plan mode',
+] as const;
+
+export type GateAnswer =
+  | { readonly kind: 'decision'; readonly response: PlanApprovalResponse; readonly understood: string }
+  /** "3": stay in Plan mode; the person is asked what should change. */
+  | { readonly kind: 'stay' }
+  | { readonly kind: 'empty' };
+
+const FRESH_WORDS = /\b(clear|fresh|new) (the )?context\b/;
+
+/** How one typed line at the gate is understood. */
+export function parseGateAnswer(text: string): GateAnswer {
+  const trimmed = text.trim();
+  if (trimmed === '') return { kind: 'empty' };
+  const number = /^([1-3])\s*[.)]?$/.exec(trimmed)?.[1];
+  if (number === '1') return { kind: 'decision', response: { decision: 'execute' }, understood: 'choice 1' };
+  if (number === '2') return { kind: 'decision', response: { decision: 'fresh_context' }, understood: 'choice 2' };
+  if (number === '3') return { kind: 'stay' };
+  const intent = detectIntent(trimmed, { afterImplementQuestion: true });
+  const decided = intentToDecision(intent.intent, trimmed);
+  if (!decided) {
+    return {
+      kind: 'decision',
+      response: { decision: 'revise', feedback: trimmed },
+      understood: 'not a clear decision, so it is feedback for the planner',
+    };
+  }
+  const response: PlanApprovalResponse =
+    decided.decision === 'execute' && FRESH_WORDS.test(normalizeIntentText(trimmed))
+      ? { decision: 'fresh_context' }
+      : decided;
+  return { kind: 'decision', response, understood: `“${intent.matched ?? trimmed}”` };
+}
+
+/** Prints the plan awaiting approval and the three choices. */
+export function printGate(printer: Printer, style: Style, request: PlanApprovalRequest, shownPath: string): void {
+  printer.line();
+  printer.line(style.bold(`Implement this plan? ${request.title}`));
+  if (request.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
+  if (request.summary) printer.line(`  ${request.summary.replace(/\s+/g, ' ').trim()}`);
+  request.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
+  printer.line(style.dim(`  plan: ${shownPath} · context ${request.contextUsagePercent}% used`));
+  printer.line(`  ${GATE_CHOICES.join('  ')}`);
+}

@@ -1,0 +1,74 @@
+/**
+ * Interview questions on the terminal: each question with its numbered options (the recommended
+ * one marked), answered by number or by the option's label, then an optional note. An empty
+ * answer, Ctrl-C or the end of input skips the questions ("cancelled": the model may ask again).
+ * In a non-interactive run every question is denied, permanently for the session.
+ */
+import type { InterviewOutcome, InterviewQuestion, Interviewer, InterviewAnswer } from '../../core/lifecycle/ports';
+import type { Printer } from '../render/printer';
+import type { Style } from '../render/style';
+import type { LineInput } from './lineInput';
+
+export const NON_INTERACTIVE_DENIAL = 'no one can answer in a non-interactive run';
+
+export const nonInteractiveInterviewer: Interviewer = {
+  ask: async () => ({ kind: 'denied', reason: NON_INTERACTIVE_DENIAL }),
+};
+
+/** The option a typed answer picks: its number, or its label (case-insensitive). */
+export function pickOption(question: InterviewQuestion, answer: string): number | undefined {
+  const text = answer.trim().replace(/[.)]$/, '');
+  if (/^\d+$/.test(text)) {
+    const n = Number(text);
+    return n >= 1 && n <= question.options.length ? n - 1 : undefined;
+  }
+  const lower = answer.trim().toLowerCase();
+  const i = question.options.findIndex((o) => o.label.trim().toLowerCase() === lower);
+  return i >= 0 ? i : undefined;
+}
+
+export class TerminalInterviewer implements Interviewer {
+  constructor(
+    private readonly input: LineInput,
+    private readonly printer: Printer,
+    private readonly style: Style,
+  ) {}
+
+  async ask(questions: readonly InterviewQuestion[], signal?: AbortSignal): Promise<InterviewOutcome> {
+    const answers: InterviewAnswer[] = [];
+    for (const [k, q] of questions.entries()) {
+      if (signal?.aborted) return { kind: 'cancelled' };
+      const count = questions.length > 1 ? ` (${k + 1} of ${questions.length})` : '';
+      this.printer.line(this.style.bold(`? ${q.header}${count}`));
+      this.printer.line(`  ${q.question}`);
+      q.options.forEach((o, i) => {
+        const rec = o.recommended ? this.style.green(' (recommended)') : '';
+        const desc = o.description ? this.style.dim(` — ${o.description}`) : '';
+        this.printer.line(`    ${i + 1}) ${o.label}${rec}${desc}`);
+      });
+      const choice = await this.choose(q);
+      if (choice === undefined) return { kind: 'cancelled' };
+      const label = q.options[choice]!.label;
+      let note: string | undefined;
+      if (q.allowNote) {
+        const typed = await this.input.ask('  Note (optional, Enter to skip): ');
+        if (typed === null) return { kind: 'cancelled' };
+        note = typed.trim() || undefined;
+      }
+      answers.push({ questionId: q.id, choice: label, ...(note !== undefined ? { note } : {}) });
+    }
+    return { kind: 'answered', answers };
+  }
+
+  /** The chosen option's index; undefined when the person skips (empty line, Ctrl-C, end of input). */
+  private async choose(q: InterviewQuestion): Promise<number | undefined> {
+    const n = q.options.length;
+    for (;;) {
+      const typed = await this.input.ask(`  Choose 1-${n} (Enter skips the questions): `);
+      if (typed === null || typed.trim() === '') return undefined;
+      const picked = pickOption(q, typed);
+      if (picked !== undefined) return picked;
+      this.printer.line(this.style.yellow(`  '${typed.trim()}' is not an option: type a number from 1 to ${n}.`));
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Line input for the terminal prompts, over `node:readline/promises` on the CLI's stdin.
+ *
+ * One readline interface serves the whole run and queues lines that arrive before a prompt
+ * asks for them, so scripted input (a pipe fed all at once) is never lost between prompts. The
+ * interface is created on the first prompt only: a run that never asks never touches stdin.
+ * `ask` resolves to `null` at end of input or when the person presses Ctrl-C at the prompt;
+ * Ctrl-C while no prompt waits calls `onInterrupt` (the command cancels the running turn).
+ */
+import { createInterface, type Interface } from 'node:readline/promises';
+import type { Printer } from '../render/printer';
+
+export class LineInput {
+  private rl: Interface | undefined;
+  private readonly queue: string[] = [];
+  private waiter: ((line: string | null) => void) | undefined;
+  private ended = false;
+  /** Called on Ctrl-C while no prompt is waiting. */
+  onInterrupt: (() => void) | undefined;
+
+  /**
+   * @param terminal true when stdin and the prompt stream are a TTY: readline then echoes and
+   *   edits the line itself. Otherwise the answer is echoed after the prompt, so a transcript of
+   *   scripted input reads like a session.
+   */
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream,
+    private readonly printer: Printer,
+    private readonly terminal: boolean,
+  ) {}
+
+  /** Shows `prompt` and resolves to the next line (without its line break), or null. */
+  async ask(prompt: string): Promise<string | null> {
+    this.printer.breakLine();
+    const rl = this.open();
+    const queued = this.queue.shift();
+    let line: string | null;
+    if (queued !== undefined || this.ended || !rl) {
+      this.printer.write(prompt);
+      line = queued ?? null;
+    } else {
+      if (this.terminal) {
+        rl.setPrompt(prompt);
+        rl.prompt();
+      } else {
+        this.printer.write(prompt);
+      }
+      line = await new Promise<string | null>((resolve) => (this.waiter = resolve));
+    }
+    if (!this.terminal) this.printer.write(line === null ? '\n' : `${line}\n`);
+    this.printer.markLineStart();
+    return line;
+  }
+
+  /** Releases stdin (restores the terminal mode); later asks get null. */
+  close(): void {
+    this.ended = true;
+    this.rl?.close();
+    this.rl = undefined;
+  }
+
+  private open(): Interface | undefined {
+    if (this.rl || this.ended) return this.rl;
+    const rl = createInterface({ input: this.input, output: this.output, terminal: this.terminal });
+    rl.on('line', (line: string) => this.deliver(line));
+    rl.on('close', () => {
+      this.ended = true;
+      this.deliver(null);
+    });
+    rl.on('SIGINT', () => {
+      if (this.waiter) {
+        this.output.write('^C\n');
+        this.deliver(null);
+      } else {
+        this.onInterrupt?.();
+      }
+    });
+    this.rl = rl;
+    return rl;
+  }
+
+  private deliver(line: string | null): void {
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter(line);
+    } else if (line !== null) {
+      this.queue.push(line);
+    }
+  }
+}
