@@ -42,6 +42,8 @@ export interface HarnessOptions {
   approveCommand?: (command: string) => boolean;
   archiveDir?: string;
   workspace?: TempWorkspace;
+  /** Transport retries of the model client (default 0; waits are skipped). */
+  maxRetries?: number;
 }
 
 export interface Harness {
@@ -89,7 +91,11 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
       writer: new NodeWorkspaceWriter(),
       searcher: createSearcher(ws.reader),
       runner: new NodeCommandRunner(),
-      model: new OpenAIModelClient({ baseURL: server.baseURL, maxRetries: 0, sleep: async () => undefined }),
+      model: new OpenAIModelClient({
+        baseURL: server.baseURL,
+        maxRetries: o.maxRetries ?? 0,
+        sleep: async () => undefined,
+      }),
       clock: systemClock,
       interviewer,
       approver,

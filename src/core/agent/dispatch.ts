@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/bus';
+import { childSignal } from './abort';
 import { checkPlanningToolCall, type Verdict } from '../gate';
 import { previewOf, utf8Length } from '../spool';
 import { runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
@@ -27,6 +28,9 @@ export type DispatchResult =
   | { readonly kind: 'done'; readonly content: string; readonly action: GuardAction }
   /** The call is pending on a budget decision (ask the person, or stop): it did not run or count. */
   | { readonly kind: 'pending'; readonly action: AskAction | StopAction };
+
+/** A preview smaller than this says nothing useful; the model gets the metadata stub instead. */
+const MIN_USEFUL_PREVIEW = 512;
 
 const ALLOW_ALL: Verdict = { allowed: true, reason: 'allowed', rule: 'tool' };
 
@@ -102,9 +106,18 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     result = { ok: false, content: verdict.reason, bytes: utf8Length(verdict.reason), blocked: true };
   } else {
     const limit = guards.resultLimit();
-    result = await runTool(tool, call.arguments, { ...ctx.toolContext, previewLimitBytes: limit });
+    const child = childSignal(ctx.toolContext.signal);
+    try {
+      result = await runTool(tool, call.arguments, {
+        ...ctx.toolContext,
+        previewLimitBytes: limit,
+        ...(child.signal ? { signal: child.signal } : {}),
+      });
+    } finally {
+      child.dispose();
+    }
     const shown = guards.previewFor(utf8Length(result.content));
-    if (shown === 0) {
+    if (shown < MIN_USEFUL_PREVIEW && shown < utf8Length(result.content)) {
       const stub = metadataStub(
         call.name,
         result.bytes,

@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/bus';
+import { childSignal } from './abort';
 import { PlanStreamParser, finalizeResponse } from '../plan/parser';
 import type { FinishReason, ModelClient, ModelRequest, ToolCall, Usage } from './model';
 
@@ -51,28 +52,33 @@ export async function streamResponse(
   };
 
   let done: { finishReason: FinishReason; content: string; toolCalls: readonly ToolCall[]; usage?: Usage } | undefined;
-  for await (const event of model.stream(request, signal)) {
-    switch (event.type) {
-      case 'text': {
-        const chunk = parser.push(event.delta);
-        emitVisible(chunk.visible);
-        if (chunk.plan !== '') bus.emit({ type: 'plan.delta', turn_id, delta: chunk.plan });
-        break;
-      }
-      case 'reasoning':
-        reasoning += event.delta;
-        if (reasoningId === undefined) {
-          reasoningId = ids.newId('think');
-          bus.emit({ type: 'item.started', turn_id, item: { id: reasoningId, kind: 'reasoning', text: '' } });
+  const child = childSignal(signal);
+  try {
+    for await (const event of model.stream(request, child.signal)) {
+      switch (event.type) {
+        case 'text': {
+          const chunk = parser.push(event.delta);
+          emitVisible(chunk.visible);
+          if (chunk.plan !== '') bus.emit({ type: 'plan.delta', turn_id, delta: chunk.plan });
+          break;
         }
-        bus.emit({ type: 'item.updated', turn_id, item: { id: reasoningId, kind: 'reasoning', delta: event.delta } });
-        break;
-      case 'done':
-        done = event;
-        break;
-      default:
-        break;
+        case 'reasoning':
+          reasoning += event.delta;
+          if (reasoningId === undefined) {
+            reasoningId = ids.newId('think');
+            bus.emit({ type: 'item.started', turn_id, item: { id: reasoningId, kind: 'reasoning', text: '' } });
+          }
+          bus.emit({ type: 'item.updated', turn_id, item: { id: reasoningId, kind: 'reasoning', delta: event.delta } });
+          break;
+        case 'done':
+          done = event;
+          break;
+        default:
+          break;
+      }
     }
+  } finally {
+    child.dispose();
   }
   if (done === undefined) throw new Error('the model stream ended without a final event');
 

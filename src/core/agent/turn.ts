@@ -70,8 +70,13 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
   const notice = (text: string, level: 'info' | 'warning' = 'info') =>
     bus.emit({ type: 'item.completed', turn_id, item: { id: deps.newId('notice'), kind: 'notice', text, level } });
 
-  const exhausted = (stop: StopAction) =>
+  // Each failed-closed budget is recorded once per turn (a stop stays sticky for the rest of it).
+  const recorded = new Set<string>();
+  const exhausted = (stop: StopAction) => {
+    if (recorded.has(stop.budget)) return;
+    recorded.add(stop.budget);
     bus.emit({ type: 'budget_exhausted', budget: stop.budget, used: stop.used, max: stop.max });
+  };
 
   /** Asks the person for more; returns the follow-up action (continue after a grant, or the denial's stop). */
   const askGrant = async (ask: AskAction): Promise<GuardAction> => {

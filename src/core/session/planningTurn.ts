@@ -15,6 +15,7 @@ import type { SessionCore } from './core';
 export type PlanTurnOutcome =
   | {
       readonly kind: 'plan';
+      readonly turnId: string;
       readonly file: string;
       readonly stem: string;
       readonly revision: number;
@@ -113,7 +114,7 @@ async function planLoop(
         plan: { file: saved.file, markdown: final.plan, valid: true, revision: saved.revision },
       },
     });
-    return { kind: 'plan', file: saved.file, stem: saved.stem, revision: saved.revision, markdown: final.plan };
+    return { kind: 'plan', turnId, file: saved.file, stem: saved.stem, revision: saved.revision, markdown: final.plan };
   }
 }
 

@@ -212,7 +212,7 @@ class PlanwiseSession implements Session {
     const outcome = await runPlanningTurn(this.core, input);
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
-    this.core.lifecycle({ type: 'plan_ready', planFile: outcome.file });
+    this.core.lifecycle({ type: 'plan_ready', planFile: outcome.file }, outcome.turnId);
     if (this.core.machine.state !== 'awaiting_approval') {
       return { kind: 'blocked', reason: 'the plan is held until the pending question is answered' };
     }
