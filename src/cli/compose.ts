@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { ArchiveStore } from '../core/ports';
 import type { SessionConfig, SessionDeps, Session } from '../core/session/api';
 import type { ApprovalDecision, Approver, Interviewer } from '../core/lifecycle/ports';
 import { systemClock } from '../node/clock';
@@ -143,6 +144,18 @@ function ensureSessionsDir(dir: string): void {
   }
 }
 
+/**
+ * The archive as the engine sees it: every line passes the redactor on its way to disk, so a
+ * provider error that quotes the key is archived masked.
+ */
+function redactingArchive(store: ArchiveStore, redact: Redactor): ArchiveStore {
+  return {
+    append: (id, line) => store.append(id, redact(line)),
+    read: (id) => store.read(id),
+    list: () => store.list(),
+  };
+}
+
 /** The environment commands run with: this process's, minus the API key variables. */
 function childEnv(io: CliIO, keyVars: readonly string[]): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...io.env };
@@ -207,7 +220,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     clock: systemClock,
     interviewer,
     approver,
-    archive,
+    archive: redactingArchive(archive, redact),
     ...(log ? { log } : {}),
   };
   const autoDecision: ApprovalDecision | undefined = flags.approve;

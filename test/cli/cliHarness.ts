@@ -57,3 +57,25 @@ export async function runCli(argv: readonly string[], opts: FakeOptions = {}): P
   const code = await main([...argv], io);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
+
+/** The flags that point a run at the scripted server. */
+export function modelArgs(baseURL: string, model = 'scripted-model'): string[] {
+  return ['--base-url', baseURL, '--model', model];
+}
+
+/** No retries, so a failing endpoint fails at once. */
+export const NO_RETRIES = { PLANWISE_MODEL_RETRIES: '0' } as const;
+
+/** The session id printed at the start of a run. */
+export function sessionIdOf(output: string): string {
+  const m = /Session (\S+) ·/.exec(output);
+  if (!m) throw new Error(`no session id in the output:\n${output}`);
+  return m[1]!;
+}
+
+/** The plan path printed when a run stops at the gate. */
+export function pendingPlanOf(output: string): string {
+  const m = /Plan awaiting approval: (.+\.md)$/m.exec(output);
+  if (!m) throw new Error(`no pending plan in the output:\n${output}`);
+  return m[1]!;
+}

@@ -3,6 +3,7 @@
  * what changed (steps added, removed, changed, then the unified diff of the markdown).
  */
 import { diffPlans } from '../../core/plan/diff';
+import { stripTrackerBlock } from '../../core/plan/trackerBlock';
 import type { Printer } from './printer';
 import type { Style } from './style';
 
@@ -33,7 +34,8 @@ export function printPlan(
 ): void {
   if (!previous || previous.markdown === plan.markdown) {
     printer.line(rule(`Plan${plan.revision > 0 ? ` · revision ${plan.revision}` : ''} · ${shownPath}`, style));
-    for (const l of plan.markdown.trimEnd().split('\n')) printer.line(l);
+    // A plan read back from disk may carry the embedded tracker block; progress is shown elsewhere.
+    for (const l of stripTrackerBlock(plan.markdown).trimEnd().split('\n')) printer.line(l);
     printer.line(rule('end of plan', style));
     return;
   }

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { ScriptedServer, sse, type RecordedRequest, type ScriptedTurn } from '../support/scriptedServer';
+import { planResponse, samplePlan } from '../support/sessionHarness';
+import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { NO_RETRIES, modelArgs, runCli } from './cliHarness';
+
+const question = {
+  name: 'request_user_input',
+  args: {
+    questions: [
+      {
+        header: 'Name',
+        question: 'Which name should the helper have?',
+        options: [
+          { label: 'greet', description: 'short', recommended: true },
+          { label: 'hello', description: 'friendly' },
+        ],
+        allow_note: true,
+      },
+    ],
+  },
+};
+
+const lastUserText = (r: RecordedRequest) =>
+  (r.body.messages.filter((m) => m['role'] === 'user').at(-1) as { content: string } | undefined)?.content ?? '';
+
+describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
+  let server: ScriptedServer | undefined;
+  let ws: TempWorkspace | undefined;
+  afterEach(async () => {
+    await server?.close();
+    ws?.cleanup();
+    server = undefined;
+    ws = undefined;
+  });
+
+  async function run(script: readonly ScriptedTurn[], stdin: string[], files: Record<string, string> = {}) {
+    server = await ScriptedServer.start(script);
+    ws = makeTempWorkspace({ 'README.md': '# demo\n', ...files });
+    const r = await runCli(
+      ['plan', '--interactive', '--workspace', ws.root, ...modelArgs(server.baseURL), 'add a greeting helper'],
+      { env: NO_RETRIES, stdin },
+    );
+    return { ...r, server, ws };
+  }
+
+  it('answers a question, stays in Plan mode with feedback, sees the revision, then implements with "1"', async () => {
+    const r = await run(
+      [
+        sse.toolTurn([question]),
+        sse.textTurn(planResponse(samplePlan('Add a greeting helper'))),
+        sse.textTurn(planResponse(samplePlan('Add a hello helper'), 'Renamed.')),
+        sse.toolTurn([{ name: 'write_file', args: { path: 'src/greet.ts', content: 'export const hello = 1;\n' } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Added src/greet.ts.'),
+      ],
+      ['2', 'keep it short', '3', 'call it hello', '1'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    // The question on the terminal: numbered options, the recommended one marked.
+    assert.match(
+      r.stdout,
+      /\? Name\n {2}Which name should the helper have\?\n {4}1\) greet \(recommended\) — short\n {4}2\) hello — friendly/,
+    );
+    const answered = r.server.requests[1]!.body.messages.find((m) => m['role'] === 'tool') as { content: string };
+    assert.match(answered.content, /The person answered:\n- Name: hello — keep it short/);
+    // The gate's three choices; "3" asks what should change, and that goes to the model as feedback.
+    assert.ok(
+      r.stdout.includes('1) Yes, implement this plan  2) Yes, clear context and implement  3) No, stay in Plan mode'),
+    );
+    assert.match(r.stdout, /What should change in the plan\? \(Enter goes back to the choices\): call it hello/);
+    assert.equal(lastUserText(r.server.requests[2]!), 'Revise the plan: call it hello');
+    assert.match(r.stdout, /── Plan · revision 2 \(changes against 1\)/);
+    assert.match(r.stdout, /^-# Add a greeting helper\n\+# Add a hello helper$/m);
+    // Then "1": the build runs in this context with a live tracker.
+    assert.match(r.stdout, /Decision \(by you\): implement the plan in this context/);
+    assert.match(
+      r.stdout,
+      /Add a hello helper \(0\/1 completed, 0%\)[\s\S]*Add a hello helper \(1\/1 completed, 100%\)/,
+    );
+    assert.equal(readFileSync(r.ws.path('src/greet.ts'), 'utf8'), 'export const hello = 1;\n');
+    assert.match(r.stdout, /✓ Build finished\./);
+  });
+
+  it('treats unclear text at the gate as feedback, never approval; a typed "looks good" implements', async () => {
+    const r = await run(
+      [
+        sse.textTurn(planResponse(samplePlan())),
+        sse.textTurn(planResponse(samplePlan('Add a greeting helper with errors'))),
+        sse.textTurn('Nothing to change, the plan is done.'),
+      ],
+      ['what about errors?', 'looks good'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /understood: not a clear decision, so it is feedback for the planner/);
+    assert.equal(lastUserText(r.server.requests[1]!), 'Revise the plan: what about errors?');
+    assert.match(r.stdout, /understood: “looks good”/);
+    assert.match(r.stdout, /Decision \(by you\): implement the plan in this context/);
+    assert.match(lastUserText(r.server.requests[2]!), /approved by the person/);
+  });
+
+  it('"no, keep planning" stays in Plan mode (stay wins over exit); "cancel" cancels with exit 0', async () => {
+    const r = await run(
+      [sse.textTurn(planResponse(samplePlan())), sse.textTurn(planResponse(samplePlan('Second draft')))],
+      ['no, keep planning and implement it later', 'cancel'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(lastUserText(r.server.requests[1]!), 'Revise the plan: no, keep planning and implement it later');
+    assert.match(r.stdout, /Decision \(by you\): cancel the plan/);
+    assert.match(r.stdout, /^Cancelled\. The plan stays at \.vtcode\/plans\/.*\.md\.$/m);
+    assert.equal(r.server.requests.length, 2);
+  });
+
+  it('an empty answer skips the questions; the model hears no answer was given', async () => {
+    const r = await run([sse.toolTurn([question]), sse.textTurn(planResponse(samplePlan()))], ['']);
+    assert.equal(r.code, 0, r.stderr);
+    const result = r.server.requests[1]!.body.messages.find((m) => m['role'] === 'tool') as { content: string };
+    assert.match(result.content, /closed the questions without answering/);
+    assert.match(r.stdout, /Questions skipped/);
+    // The input ended at the gate: the plan stays pending.
+    assert.match(r.stdout, /Plan awaiting approval: .*\.md\nDecide later with: planwise resume \S+/);
+  });
+
+  it('asks y/N before a build command the gate does not allow, and runs only what was approved', async () => {
+    const r = await run(
+      [
+        sse.textTurn(planResponse(samplePlan('Make files', 'made.txt'))),
+        sse.toolTurn([{ name: 'run_command', args: { command: 'touch made.txt' } }]),
+        sse.toolTurn([{ name: 'run_command', args: { command: 'touch refused.txt' } }]),
+        sse.textTurn('Made one file.'),
+      ],
+      ['1', 'y', 'n'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /\? The build agent wants to run a command that needs your approval:\n {4}\$ touch made\.txt/,
+    );
+    assert.match(r.stdout, /Run it\? \[y\/N\] y\n {2}approved/);
+    assert.match(r.stdout, /Run it\? \[y\/N\] n\n {2}not run/);
+    assert.ok(existsSync(r.ws.path('made.txt')));
+    assert.equal(existsSync(r.ws.path('refused.txt')), false);
+  });
+
+  it('answers a prose reply from the planner on the terminal, and planning goes on', async () => {
+    const r = await run(
+      [sse.textTurn('Should the greeting be localised?'), sse.textTurn(planResponse(samplePlan()))],
+      ['no, English only'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /Should the greeting be localised\?\n.*\nYour reply to the planner \(Enter to stop here\): no, English only/,
+    );
+    assert.equal(lastUserText(r.server.requests[1]!), 'no, English only');
+    assert.match(r.stdout, /Plan awaiting approval: /);
+  });
+});

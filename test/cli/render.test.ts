@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import type { BudgetSnapshot, ThreadEvent, ThreadEventBody } from '../../src/core/events/types';
+import { LineInput } from '../../src/cli/prompts/lineInput';
+import { Printer } from '../../src/cli/render/printer';
+import { makeRedactor } from '../../src/cli/render/redact';
+import { colorEnabled, makeStyle } from '../../src/cli/render/style';
+import { describeArguments } from '../../src/cli/render/toolCall';
+import { TranscriptRenderer } from '../../src/cli/render/transcript';
+import { trackerLines } from '../../src/cli/render/tracker';
+import { Capture } from './cliHarness';
+
+function transcript(bodies: ThreadEventBody[]): string {
+  const out = new Capture();
+  const r = new TranscriptRenderer(new Printer(out), makeStyle(false), (f) => f.replace('/ws/', ''));
+  bodies.forEach((b, i) => r.handle({ ...b, seq: i + 1, at: 0 } as ThreadEvent));
+  return out.text;
+}
+
+const budget = (calls: number): BudgetSnapshot => ({
+  toolCalls: { used: calls, max: 120 },
+  loops: { used: 2, max: 60 },
+  previewBytes: { used: 0, max: 1 },
+  blockedCalls: { consecutive: 0, total: 0, fuse: 8 },
+  tokens: { input: 0, output: 0, cap: 0 },
+  contextPercent: 7,
+});
+
+const item = (kind: 'assistant_text' | 'reasoning', delta: string): ThreadEventBody => ({
+  type: 'item.updated',
+  turn_id: 't',
+  item: { id: kind, kind, delta },
+});
+
+describe('the terminal transcript', () => {
+  it('streams text, holds whitespace until text follows, and puts blocks on their own lines', () => {
+    const text = transcript([
+      item('reasoning', 'Look'),
+      item('reasoning', 'ing.'),
+      item('assistant_text', '\n'),
+      item('assistant_text', 'Here'),
+      item('assistant_text', ' is'),
+      item('assistant_text', '\n\n'),
+      {
+        type: 'item.started',
+        turn_id: 't',
+        item: {
+          id: 'c',
+          kind: 'tool_call',
+          tool: { callId: 'c1', name: 'exec_command', arguments: '{"command":"rm -rf src"}' },
+          verdict: { allowed: false, reason: "blocked: 'rm' is not read-only" },
+        },
+      },
+      {
+        type: 'item.completed',
+        turn_id: 't',
+        item: { id: 'r', kind: 'tool_result', result: { callId: 'c1', ok: false, bytes: 1, preview: 'blocked' } },
+      },
+      { type: 'item.completed', turn_id: 't', item: { id: 'n', kind: 'notice', text: 'Careful.', level: 'warning' } },
+    ]);
+    assert.equal(
+      text,
+      "thinking: Looking.\nHere is\n  ✗ exec_command $ rm -rf src — blocked: 'rm' is not read-only\n! Careful.\n",
+    );
+  });
+
+  it('shows the budget once per turn when it changed, and the tracker only while building', () => {
+    const tracker: ThreadEventBody = {
+      type: 'tracker.updated',
+      title: 'Plan',
+      items: [{ path: '1', description: 'Do it', status: 'in_progress', files: [], verify: [], children: [] }],
+    };
+    const text = transcript([
+      { type: 'budget.updated', budget: budget(1) },
+      { type: 'budget.updated', budget: budget(2) },
+      { type: 'turn.completed', turn_id: 't', usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } },
+      { type: 'turn.completed', turn_id: 't', usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } },
+      tracker,
+      { type: 'state.changed', state: 'executing', mode: 'build' },
+      { type: 'turn.started', turn_id: 'b' },
+      tracker,
+    ]);
+    assert.equal(text, '  [tool calls 2/120 · loops 2/60 · context 7%]\nPlan (0/1 completed, 0%)\n  └─ [-] Do it\n');
+  });
+
+  it('reports questions that could not be asked, and answers that were given', () => {
+    const questions = [{ id: 'q', header: 'Runner', question: 'Which?', options: [{ label: 'a' }, { label: 'b' }] }];
+    const text = transcript([
+      {
+        type: 'item.completed',
+        turn_id: '',
+        item: { id: 'i', kind: 'interview', interview: { questions, outcome: 'denied' } },
+      },
+      {
+        type: 'item.completed',
+        turn_id: '',
+        item: {
+          id: 'j',
+          kind: 'interview',
+          interview: { questions, outcome: 'answered', answers: [{ questionId: 'q', choice: 'b', note: 'fast' }] },
+        },
+      },
+    ]);
+    assert.equal(
+      text,
+      '! 1 question not asked: this run is non-interactive.\n    Runner: Which?\n✓ Runner: b — fast\n',
+    );
+  });
+});
+
+describe('transcript pieces', () => {
+  it('names the argument that matters for each tool', () => {
+    assert.equal(describeArguments('read_file', '{"path":"a.ts","start_line":3,"end_line":9}'), 'a.ts:3-9');
+    assert.equal(describeArguments('code_search', '{"pattern":"foo","glob":"*.ts"}'), '"foo" in *.ts');
+    assert.equal(
+      describeArguments('task_tracker', '{"action":"update","index_path":"2.1","status":"completed"}'),
+      'update #2.1 completed',
+    );
+    assert.equal(describeArguments('write_file', '{"path":"x","content":"abc"}'), 'x (3 chars)');
+    assert.equal(describeArguments('unknown', 'not json at all'), 'not json at all');
+    assert.equal(describeArguments('run_command', `{"command":"${'x'.repeat(200)}"}`).length, 100);
+  });
+
+  it('draws the tracker tree with the rules glyphs and a failed verify', () => {
+    const lines = trackerLines(
+      'T',
+      [
+        {
+          path: '1',
+          description: 'Parent',
+          status: 'in_progress',
+          files: [],
+          verify: [],
+          children: [
+            { path: '1.1', description: 'Done', status: 'completed', files: [], verify: [], children: [] },
+            {
+              path: '1.2',
+              description: 'Failing',
+              status: 'in_progress',
+              files: [],
+              verify: ['npm test'],
+              children: [],
+              lastVerify: { command: 'npm test', exitCode: 1, at: 0 },
+            },
+          ],
+        },
+        { path: '2', description: 'Later', status: 'pending', files: [], verify: [], children: [] },
+      ],
+      makeStyle(false),
+    );
+    assert.deepEqual(lines, [
+      'T (1/3 completed, 33%)',
+      '  ├─ Parent',
+      '  │  ├─ [x] Done',
+      '  │  └─ [-] Failing',
+      '  │        verify failed (exit 1): npm test',
+      '  └─ □ Later',
+    ]);
+  });
+
+  it('masks secrets, and colours only a TTY without NO_COLOR', () => {
+    const redact = makeRedactor(['sk-secret-123', undefined, 'ab']);
+    assert.equal(redact('key sk-secret-123 and ab'), 'key *** and ab');
+    assert.equal(colorEnabled({ isTTY: true }, {}), true);
+    assert.equal(colorEnabled({ isTTY: true }, { NO_COLOR: '1' }), false);
+    assert.equal(colorEnabled({ isTTY: true }, { NO_COLOR: '' }), true);
+    assert.equal(colorEnabled({}, {}), false);
+  });
+});
+
+describe('terminal line input', () => {
+  it('keeps lines that arrive before the prompt, echoes them, and gives null at the end of input', async () => {
+    const stdin = new PassThrough();
+    const out = new Capture();
+    const input = new LineInput(stdin, out, new Printer(out), false);
+    stdin.write('first\nsecond\n');
+    assert.equal(await input.ask('A? '), 'first');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(await input.ask('B? '), 'second');
+    const third = input.ask('C? ');
+    stdin.end('third\n');
+    assert.equal(await third, 'third');
+    assert.equal(await input.ask('D? '), null);
+    input.close();
+    assert.equal(out.text, 'A? first\nB? second\nC? third\nD? \n');
+  });
+});

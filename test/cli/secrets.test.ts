@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedServer, sse } from '../support/scriptedServer';
+import { planResponse, samplePlan } from '../support/sessionHarness';
+import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { NO_RETRIES, modelArgs, runCli, sessionIdOf } from './cliHarness';
+
+/** Every file under `dir`, recursively, with its content. */
+function allFiles(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? allFiles(p) : [{ path: p, text: readFileSync(p, 'utf8') }];
+  });
+}
+
+/** A plan whose verify fails when a command can see either key variable. */
+const keyCheckPlan = samplePlan(
+  'Check the environment',
+  'env.txt',
+  'node -e "process.exit(process.env.OPENAI_API_KEY || process.env.MY_LLM_KEY ? 1 : 0)"',
+);
+
+describe('the API key never leaks', () => {
+  let server: ScriptedServer | undefined;
+  let ws: TempWorkspace | undefined;
+  afterEach(async () => {
+    await server?.close();
+    ws?.cleanup();
+    server = undefined;
+    ws = undefined;
+  });
+
+  for (const variant of ['OPENAI_API_KEY', '--api-key-env MY_LLM_KEY'] as const) {
+    it(`is sent to the endpoint but never printed, archived or given to commands (${variant})`, async () => {
+      const key = `sk-planwise-${randomBytes(12).toString('hex')}`;
+      const script = () => [
+        sse.toolTurn([{ name: 'read_file', args: { path: 'README.md' } }]),
+        sse.textTurn(planResponse(keyCheckPlan)),
+        sse.toolTurn([{ name: 'write_file', args: { path: 'env.txt', content: 'checked\n' } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Checked.'),
+      ];
+      server = await ScriptedServer.start(script(), { apiKey: key });
+      ws = makeTempWorkspace({ 'README.md': '# demo\n' });
+      const keyArgs = variant === 'OPENAI_API_KEY' ? [] : ['--api-key-env', 'MY_LLM_KEY'];
+      const env = { ...NO_RETRIES, ...(variant === 'OPENAI_API_KEY' ? { OPENAI_API_KEY: key } : { MY_LLM_KEY: key }) };
+      const base = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
+
+      const human = await runCli(['plan', '--approve', 'execute', ...base, 'check the env'], { env });
+      assert.equal(human.code, 0, human.stderr);
+      // The verify command saw no key variable, so the step completed.
+      assert.match(human.stdout, /Check the environment \(1\/1 completed, 100%\)/);
+      assert.ok(server.requests.every((r) => r.headers.authorization === `Bearer ${key}`));
+
+      await server.close();
+      server = await ScriptedServer.start(script(), { apiKey: key });
+      const jsonBase = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
+      const json = await runCli(['plan', '--json', '--approve', 'execute', ...jsonBase, 'check again'], { env });
+      assert.equal(json.code, 0, json.stderr);
+
+      const outputs = [human.stdout, human.stderr, json.stdout, json.stderr];
+      outputs.forEach((o, i) => assert.ok(!o.includes(key), `output ${i} contains the key`));
+      const files = allFiles(ws.root);
+      assert.ok(files.some((f) => f.path.endsWith(`${sessionIdOf(human.stdout)}.jsonl`)));
+      for (const f of files) assert.ok(!f.text.includes(key), `${f.path} contains the key`);
+    });
+  }
+
+  it('masks the key when a provider quotes it in an error', async () => {
+    const key = `sk-planwise-${randomBytes(12).toString('hex')}`;
+    server = await ScriptedServer.start(() => sse.httpError(401, `Incorrect API key provided: ${key}.`));
+    ws = makeTempWorkspace({});
+    const r = await runCli(['plan', '--workspace', ws.root, ...modelArgs(server.baseURL), 'task'], {
+      env: { ...NO_RETRIES, OPENAI_API_KEY: key },
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /rejected the API key \(401: Incorrect API key provided: \*\*\*\.\)/);
+    assert.ok(!r.stdout.includes(key) && !r.stderr.includes(key));
+    // The error event went into the archive masked too.
+    const archived = allFiles(ws.root).filter((f) => f.path.endsWith('.jsonl'));
+    assert.equal(archived.length, 1);
+    assert.match(archived[0]!.text, /Incorrect API key provided: \*\*\*/);
+    for (const f of allFiles(ws.root)) assert.ok(!f.text.includes(key), `${f.path} contains the key`);
+  });
+});
