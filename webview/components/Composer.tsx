@@ -8,8 +8,9 @@ import type { Lifecycle } from '../../src/protocol';
 import { usePanel } from '../context';
 import { modeCommandOf } from '../modeCommand';
 import { Icon } from '../ui/Icon';
+import { pure } from '../pure';
 
-export function Composer({ lifecycle, disabled }: { lifecycle: Lifecycle; disabled: boolean }) {
+function ComposerView({ lifecycle, disabled }: { lifecycle: Lifecycle; disabled: boolean }) {
   const { post, ui } = usePanel();
   const [text, setText] = useState(() => ui.get().draft);
   const [notice, setNotice] = useState<string | null>(null);
@@ -71,3 +72,5 @@ export function Composer({ lifecycle, disabled }: { lifecycle: Lifecycle; disabl
     </form>
   );
 }
+
+export const Composer = pure(ComposerView);

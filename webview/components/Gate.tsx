@@ -10,13 +10,14 @@ import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { FileLink } from './FileLink';
 import { RichText } from './RichText';
+import { pure } from '../pure';
 
 /** Steps shown before "…and N more steps". */
 export const VISIBLE_STEPS = 5;
 /** At or above this context use, a fresh thread is marked recommended. */
 export const FRESH_CONTEXT_THRESHOLD = 50;
 
-export function GatePanel({ gate, disabled }: { gate: Gate; disabled: boolean }) {
+function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
   const { post } = usePanel();
   const [answeredId, setAnsweredId] = useState<string | null>(null);
   const [revising, setRevising] = useState(false);
@@ -169,3 +170,5 @@ export function GatePanel({ gate, disabled }: { gate: Gate; disabled: boolean })
     </section>
   );
 }
+
+export const GatePanel = pure(GateView);

@@ -3,6 +3,7 @@ import type { Budget, Lifecycle, Mode } from '../../src/protocol';
 import { usePanel } from '../context';
 import { ProgressRing } from '../ui/ProgressRing';
 import { BudgetMeter } from './BudgetMeter';
+import { pure } from '../pure';
 
 const STATE_LABEL: Record<Lifecycle['state'], string> = {
   idle: 'Idle',
@@ -39,7 +40,7 @@ export function ModeSwitch({ mode, locked }: { mode: Mode; locked: boolean }) {
   );
 }
 
-export function Header(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean }) {
+function HeaderView(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean }) {
   const { lifecycle, budget } = props;
   return (
     <header class="pw-header">
@@ -52,3 +53,5 @@ export function Header(props: { lifecycle: Lifecycle; budget: Budget | null; loc
     </header>
   );
 }
+
+export const Header = pure(HeaderView);

@@ -10,11 +10,12 @@ import { usePanel, useUiState } from '../context';
 import type { WizardProgress } from '../uiState';
 import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
+import { pure } from '../pure';
 
 const NEXT_KEYS = new Set(['ArrowDown', 'ArrowRight']);
 const PREV_KEYS = new Set(['ArrowUp', 'ArrowLeft']);
 
-export function InterviewWizard({ interview, disabled }: { interview: Interview; disabled: boolean }) {
+function WizardView({ interview, disabled }: { interview: Interview; disabled: boolean }) {
   const { post, ui } = usePanel();
   const uiState = useUiState();
   const [sentId, setSentId] = useState<string | null>(null);
@@ -209,3 +210,5 @@ export function InterviewWizard({ interview, disabled }: { interview: Interview;
     </section>
   );
 }
+
+export const InterviewWizard = pure(WizardView);

@@ -9,8 +9,9 @@ import { usePanel } from '../context';
 import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { ProgressRing } from '../ui/ProgressRing';
+import { pure } from '../pure';
 
-export function EnterPlanningCard({ prompt, disabled }: { prompt: EnterPlanningPrompt; disabled: boolean }) {
+function EnterPlanningView({ prompt, disabled }: { prompt: EnterPlanningPrompt; disabled: boolean }) {
   const { post } = usePanel();
   const [sentId, setSentId] = useState<string | null>(null);
   const enterRef = useRef<HTMLElement>(null);
@@ -45,7 +46,7 @@ export function EnterPlanningCard({ prompt, disabled }: { prompt: EnterPlanningP
 
 const LIMIT_NAME = { session_tool_calls: 'Tool-call limit', tool_loop: 'Tool-loop limit' } as const;
 
-export function GrantMoreCard({ prompt, disabled }: { prompt: GrantMorePrompt; disabled: boolean }) {
+function GrantMoreView({ prompt, disabled }: { prompt: GrantMorePrompt; disabled: boolean }) {
   const { post } = usePanel();
   const [sentId, setSentId] = useState<string | null>(null);
   const locked = disabled || sentId === prompt.requestId;
@@ -73,7 +74,7 @@ export function GrantMoreCard({ prompt, disabled }: { prompt: GrantMorePrompt; d
 
 const STEP_ICON = { pending: 'circle-large-outline', done: 'pass-filled', failed: 'error' } as const;
 
-export function HandoffProgress({ handoff }: { handoff: Handoff }) {
+function HandoffView({ handoff }: { handoff: Handoff }) {
   return (
     <section class="pw-handoff pw-card" aria-label="Starting the build">
       <ul class="pw-handoff-steps" role="status" aria-live="polite">
@@ -97,7 +98,7 @@ const NOTICE_ICON: Record<PanelNotice['kind'], string> = {
   error: 'error',
 };
 
-export function PanelNotices({ notices }: { notices: readonly PanelNotice[] }) {
+function PanelNoticesView({ notices }: { notices: readonly PanelNotice[] }) {
   const { post } = usePanel();
   if (notices.length === 0) return null;
   return (
@@ -121,7 +122,7 @@ export function PanelNotices({ notices }: { notices: readonly PanelNotice[] }) {
   );
 }
 
-export function FlagNotices({ flags }: { flags: Flags }) {
+function FlagNoticesView({ flags }: { flags: Flags }) {
   const { post } = usePanel();
   return (
     <>
@@ -146,3 +147,9 @@ export function FlagNotices({ flags }: { flags: Flags }) {
     </>
   );
 }
+
+export const EnterPlanningCard = pure(EnterPlanningView);
+export const GrantMoreCard = pure(GrantMoreView);
+export const HandoffProgress = pure(HandoffView);
+export const PanelNotices = pure(PanelNoticesView);
+export const FlagNotices = pure(FlagNoticesView);

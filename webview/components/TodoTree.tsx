@@ -8,6 +8,7 @@ import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { FileLink } from './FileLink';
 import { RichText } from './RichText';
+import { pure } from '../pure';
 
 const STATUS: Record<TrackerStatus, { icon: string; label: string }> = {
   pending: { icon: 'circle-large-outline', label: 'Pending' },
@@ -129,7 +130,7 @@ function TodoNode({ node, depth, trusted }: { node: TrackerNode; depth: number; 
   );
 }
 
-export function TodoTree({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
+function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
   const c = countTracker(tracker.items);
   const parts = [
     `${c.completed}/${c.total} done`,
@@ -156,3 +157,5 @@ export function TodoTree({ tracker, trusted }: { tracker: Tracker; trusted: bool
     </section>
   );
 }
+
+export const TodoTree = pure(TodoTreeView);

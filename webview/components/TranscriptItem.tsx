@@ -4,6 +4,7 @@ import { Icon } from '../ui/Icon';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
 import { RichText } from './RichText';
+import { pure } from '../pure';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -28,7 +29,7 @@ export function estimateItemHeight(item: TranscriptItem): number {
   }
 }
 
-export function TranscriptItemView({ item }: { item: TranscriptItem }) {
+function ItemView({ item }: { item: TranscriptItem }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -117,3 +118,6 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
       );
   }
 }
+
+/** One transcript entry; re-renders only when the item itself changed. */
+export const TranscriptItemView = pure(ItemView);

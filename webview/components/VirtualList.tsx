@@ -1,14 +1,16 @@
 /**
  * A small virtualised scroller: only the rows near the viewport are in the DOM. Row heights are
- * measured after render (and re-measured when a row resizes); unmeasured rows use an estimate.
- * Spacer heights are CSS custom properties set through CSSOM, which a strict CSP allows.
+ * measured after render (and again when a row resizes); unmeasured rows use an estimate. Row
+ * offsets are kept incrementally, so a streamed token costs work for the rows it changed, not
+ * for the whole transcript. Spacer heights are CSS custom properties set through CSSOM, which a
+ * strict CSP allows. The list re-renders only when the window of rows must change.
  *
- * Auto-scroll: while "following", every render ends at the bottom. Any upward scroll by the
+ * Auto-scroll: while "following", every update ends at the bottom. Any upward scroll by the
  * person (wheel, keys, scrollbar) stops following; reaching the bottom again resumes it. The
  * list never moves the scroll position while not following.
  */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -29,6 +31,18 @@ const FALLBACK_VIEWPORT = 600;
 const BOTTOM_SLACK = 24;
 const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 
+interface Layout<T> {
+  items: readonly T[];
+  keys: string[];
+  /** tops[i] is the offset of row i; tops[n] the total height. */
+  tops: Float64Array;
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
 /** First index whose row ends after `y`. */
 function firstRowEndingAfter(tops: Float64Array, y: number): number {
   let lo = 0;
@@ -46,55 +60,119 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const overscan = props.overscan ?? 400;
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
+  const layout = useRef<Layout<T>>({ items: [], keys: [], tops: new Float64Array(1) });
   const follow = useRef(props.initialFollow ?? true);
+  const viewport = useRef({ top: props.initialScrollTop ?? 0, height: 0 });
+  const rendered = useRef<Range>({ start: 0, end: 0 });
   const programmaticTop = useRef(-1);
   const restored = useRef(false);
-  const [following, setFollowing] = useState(follow.current);
-  const [layoutVersion, setLayoutVersion] = useState(0);
-  const [viewport, setViewport] = useState({ top: props.initialScrollTop ?? 0, height: 0 });
   const observer = useRef<ResizeObserver | null>(null);
   const observed = useRef(new Set<Element>());
+  const spacers = useRef({ before: -1, after: -1 });
+  const [following, setFollowing] = useState(follow.current);
+  const [, setTick] = useState(0);
 
-  const setFollow = useCallback((value: boolean) => {
+  /** Recomputes offsets from row `from` on (earlier rows are unchanged). */
+  const relayout = (from: number) => {
+    const l = layout.current;
+    const n = l.items.length;
+    if (l.tops.length !== n + 1) {
+      const tops = new Float64Array(n + 1);
+      tops.set(l.tops.subarray(0, Math.min(from + 1, l.tops.length)));
+      l.tops = tops;
+    }
+    for (let i = from; i < n; i++) {
+      l.tops[i + 1] = l.tops[i]! + (heights.current.get(l.keys[i]!) ?? estimate(l.items[i]!));
+    }
+  };
+
+  const computeRange = (): Range => {
+    const { tops, items: current } = layout.current;
+    const n = current.length;
+    if (n === 0) return { start: 0, end: 0 };
+    const vh = viewport.current.height || FALLBACK_VIEWPORT;
+    const top = follow.current ? Math.max(0, tops[n]! - vh) : viewport.current.top;
+    const start = firstRowEndingAfter(tops, top - overscan);
+    let end = start;
+    while (end < n && tops[end]! < top + vh + overscan) end++;
+    return { start, end };
+  };
+
+  const rerenderIfRangeMoved = () => {
+    const r = computeRange();
+    if (r.start !== rendered.current.start || r.end !== rendered.current.end) setTick((t) => t + 1);
+  };
+
+  const setFollow = (value: boolean) => {
+    if (follow.current === value) return;
     follow.current = value;
     setFollowing(value);
-  }, []);
+  };
 
-  const { keys, tops } = useMemo(() => {
-    const keys = items.map(itemKey);
-    const tops = new Float64Array(items.length + 1);
-    for (let i = 0; i < items.length; i++) {
-      tops[i + 1] = tops[i]! + (heights.current.get(keys[i]!) ?? estimate(items[i]!));
+  /** Spacers for the rendered window, and the bottom when following. */
+  const applyGeometry = (el: HTMLDivElement) => {
+    const { tops, items: current } = layout.current;
+    const { start, end } = rendered.current;
+    const before = tops[start]!;
+    const after = tops[current.length]! - tops[end]!;
+    // Unchanged values are not written again: each write invalidates style and layout.
+    if (spacers.current.before !== before) el.style.setProperty('--pw-before', `${before}px`);
+    if (spacers.current.after !== after) el.style.setProperty('--pw-after', `${after}px`);
+    spacers.current = { before, after };
+    if (follow.current) {
+      const bottom = el.scrollHeight - el.clientHeight;
+      if (Math.abs(el.scrollTop - bottom) > 1) {
+        el.scrollTop = bottom;
+        programmaticTop.current = el.scrollTop;
+      }
     }
-    return { keys, tops };
-    // layoutVersion changes whenever a measured height does.
-  }, [items, itemKey, estimate, layoutVersion]);
+  };
 
-  const total = tops[items.length]!;
-  const vh = viewport.height || FALLBACK_VIEWPORT;
-  const top = follow.current ? Math.max(0, total - vh) : viewport.top;
-  const start = items.length === 0 ? 0 : firstRowEndingAfter(tops, top - overscan);
-  let end = start;
-  while (end < items.length && tops[end]! < top + vh + overscan) end++;
+  /** Records the heights of `rows`; returns the first index whose height changed. */
+  const measure = (rows: Iterable<HTMLElement>): number => {
+    let first = Number.POSITIVE_INFINITY;
+    for (const row of rows) {
+      const key = row.dataset.key;
+      const h = row.offsetHeight;
+      if (key === undefined || h <= 0 || heights.current.get(key) === h) continue;
+      heights.current.set(key, h);
+      first = Math.min(first, Number(row.dataset.index));
+    }
+    return first;
+  };
+
+  // Bring the offsets up to date with `items`: only rows from the first changed one are redone.
+  const l = layout.current;
+  if (l.items !== items) {
+    const common = Math.min(l.items.length, items.length);
+    let from = 0;
+    while (from < common && l.items[from] === items[from]) from++;
+    l.items = items;
+    l.keys.length = items.length;
+    for (let i = from; i < items.length; i++) l.keys[i] = itemKey(items[i]!);
+    relayout(from);
+  }
+  const { start, end } = computeRange();
+  rendered.current = { start, end };
 
   useEffect(() => {
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver((entries) => {
-      let changed = false;
+      const el = scroller.current;
+      if (!el) return;
+      const rows: HTMLElement[] = [];
+      let resized = false;
       for (const entry of entries) {
-        const el = entry.target as HTMLElement;
-        if (el === scroller.current) {
-          setViewport((v) => (v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
-          continue;
-        }
-        const key = el.dataset.key;
-        const h = el.offsetHeight;
-        if (key !== undefined && h > 0 && heights.current.get(key) !== h) {
-          heights.current.set(key, h);
-          changed = true;
-        }
+        if (entry.target === el) {
+          resized = viewport.current.height !== el.clientHeight;
+          viewport.current = { top: el.scrollTop, height: el.clientHeight };
+        } else if ((entry.target as HTMLElement).isConnected) rows.push(entry.target as HTMLElement);
       }
-      if (changed) setLayoutVersion((v) => v + 1);
+      const first = measure(rows);
+      if (first === Number.POSITIVE_INFINITY && !resized) return; // already measured after render
+      if (first !== Number.POSITIVE_INFINITY) relayout(first);
+      applyGeometry(el);
+      rerenderIfRangeMoved();
     });
     observer.current = ro;
     if (scroller.current) ro.observe(scroller.current);
@@ -108,19 +186,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    el.style.setProperty('--pw-before', `${tops[start]!}px`);
-    el.style.setProperty('--pw-after', `${total - tops[end]!}px`);
-
-    let changed = false;
-    const present = new Set<Element>();
-    for (const row of el.querySelectorAll<HTMLElement>(':scope > .pw-row')) {
-      present.add(row);
-      const key = row.dataset.key;
-      const h = row.offsetHeight;
-      if (key !== undefined && h > 0 && heights.current.get(key) !== h) {
-        heights.current.set(key, h);
-        changed = true;
-      }
+    const rows = [...el.querySelectorAll<HTMLElement>(':scope > .pw-row')];
+    const present = new Set<Element>(rows);
+    for (const row of rows) {
       if (observer.current && !observed.current.has(row)) {
         observer.current.observe(row);
         observed.current.add(row);
@@ -132,47 +200,38 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         observed.current.delete(row);
       }
     }
+    const first = measure(rows);
+    if (first !== Number.POSITIVE_INFINITY) relayout(first);
 
     if (!restored.current) {
       restored.current = true;
-      if (el.clientHeight > 0 && viewport.height !== el.clientHeight) {
-        setViewport({ top: el.scrollTop, height: el.clientHeight });
-      }
+      if (el.clientHeight > 0) viewport.current = { top: el.scrollTop, height: el.clientHeight };
       if (!follow.current) {
         el.scrollTop = props.initialScrollTop ?? 0;
         programmaticTop.current = el.scrollTop;
+        viewport.current = { top: el.scrollTop, height: el.clientHeight };
       }
     }
-    if (follow.current) {
-      const bottom = el.scrollHeight - el.clientHeight;
-      if (Math.abs(el.scrollTop - bottom) > 1) {
-        el.scrollTop = bottom;
-        programmaticTop.current = el.scrollTop;
-      }
-    }
-    if (changed) setLayoutVersion((v) => v + 1);
+    applyGeometry(el);
+    rerenderIfRangeMoved();
   });
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
-    if (atBottom) {
-      if (!follow.current) setFollow(true);
-    } else if (follow.current && Math.abs(el.scrollTop - programmaticTop.current) > 2) {
-      setFollow(false);
-    }
-    setViewport({ top: el.scrollTop, height: el.clientHeight });
+    if (atBottom) setFollow(true);
+    else if (follow.current && Math.abs(el.scrollTop - programmaticTop.current) > 2) setFollow(false);
+    viewport.current = { top: el.scrollTop, height: el.clientHeight };
+    rerenderIfRangeMoved();
     props.onScrollChange?.(el.scrollTop, follow.current);
   };
 
   const jumpToLatest = () => {
     setFollow(true);
     const el = scroller.current;
-    if (el) {
-      el.scrollTop = el.scrollHeight;
-      programmaticTop.current = el.scrollTop;
-    }
+    if (el) applyGeometry(el);
+    setTick((t) => t + 1);
   };
 
   return (
@@ -186,15 +245,15 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         tabIndex={0}
         onScroll={onScroll}
         onWheel={(e) => {
-          if (e.deltaY < 0 && follow.current) setFollow(false);
+          if (e.deltaY < 0) setFollow(false);
         }}
         onKeyDown={(e) => {
-          if (UP_KEYS.has(e.key) && e.target === scroller.current && follow.current) setFollow(false);
+          if (UP_KEYS.has(e.key) && e.target === scroller.current) setFollow(false);
         }}
       >
         <div class="pw-spacer pw-spacer-before" />
         {items.slice(start, end).map((item, i) => (
-          <div class="pw-row" key={keys[start + i]} data-key={keys[start + i]}>
+          <div class="pw-row" key={l.keys[start + i]} data-key={l.keys[start + i]} data-index={start + i}>
             {renderItem(item)}
           </div>
         ))}
