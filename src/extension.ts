@@ -1,6 +1,114 @@
-import type * as vscode from 'vscode';
+/**
+ * Activation of the VS Code host. Kept cheap: it registers the commands, the panel and the plan
+ * lenses, and builds only small pieces (settings, secrets, log, trust). Everything else loads on
+ * first use from `host/composition` (and the engine and model client later still, with the first
+ * session).
+ */
+import * as vscode from 'vscode';
+import type { Host } from './host/composition';
+import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
+import type { EagerCommandKey, HostCommandKey } from './host/commands/table';
+import { ConfigService } from './host/configService';
+import { provideLenses } from './host/codelens/provider';
+import { DisposableStore, once } from './host/disposables';
+import { adviceForSettings, type Advice } from './host/errors';
+import { COMMANDS, CONTEXT_KEYS, OUTPUT_CHANNEL_NAME, PANEL_VIEW_ID, type CommandKey } from './host/ids';
+import { HostLog, describeError } from './host/log';
+import { ApiKeyStore } from './host/secrets';
+import { TrustState } from './host/trust';
 
-/** Composition root of the VS Code host. Kept cheap: the engine loads on first use. */
-export function activate(_context: vscode.ExtensionContext): void {}
+const EAGER: Record<EagerCommandKey, (d: SettingsCommandDeps) => unknown> = {
+  setApiKey,
+  clearApiKey,
+  selectModel,
+  showLog,
+};
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  const store = new DisposableStore();
+  context.subscriptions.push(store);
+
+  const channel = store.add(vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true }));
+  const keys = store.add(new ApiKeyStore(context.secrets));
+  const log = new HostLog(channel, () => keys.known);
+  const showAdvice = (advice: Advice) => {
+    const show = advice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    void show(`Planwise: ${advice.message}`, ...advice.actions).then((action) => {
+      if (action === 'Set API Key') void vscode.commands.executeCommand(COMMANDS.setApiKey);
+      else if (action === 'Open Settings')
+        void vscode.commands.executeCommand('workbench.action.openSettings', advice.setting ?? 'planwise');
+      else if (action === 'Show Log') channel.show(true);
+    });
+  };
+  const config = store.add(
+    new ConfigService((problems) => {
+      const advice = adviceForSettings(problems);
+      if (advice) showAdvice(advice);
+    }),
+  );
+  const trust = new TrustState(vscode.workspace.isTrusted);
+  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => trust.grant()));
+  const lensChanged = store.add(new vscode.EventEmitter<void>());
+
+  void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.state, 'idle');
+  void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasPlan, false);
+
+  const host = once(async (): Promise<Host> => {
+    const { composeHost } = await import('./host/composition');
+    return store.add(composeHost({ context, config, log, keys, trust, lensChanged, showAdvice }));
+  });
+
+  const settingsDeps: SettingsCommandDeps = { keys, config, log, channel };
+  for (const key of Object.keys(COMMANDS) as CommandKey[]) {
+    const eager = (EAGER as Partial<Record<CommandKey, (d: SettingsCommandDeps) => unknown>>)[key];
+    store.add(
+      vscode.commands.registerCommand(COMMANDS[key], async (...args: unknown[]) => {
+        try {
+          return eager ? await eager(settingsDeps) : await (await host()).run(key as HostCommandKey, args);
+        } catch (err) {
+          log.error(`command ${COMMANDS[key]} failed`, err);
+          void vscode.window.showErrorMessage(`Planwise: ${describeError(err)}`);
+          return undefined;
+        }
+      }),
+    );
+  }
+
+  store.add(
+    vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
+      resolveWebviewView: async (view) => (await host()).panel.resolveWebviewView(view),
+    }),
+  );
+
+  // Lenses only for plan files: the selector follows the plans-folder setting.
+  let lensRegistration: vscode.Disposable | undefined;
+  const registerLenses = (dir: string) => {
+    lensRegistration?.dispose();
+    lensRegistration = vscode.languages.registerCodeLensProvider(
+      { scheme: 'file', pattern: `**/${dir}/*.md` },
+      {
+        onDidChangeCodeLenses: lensChanged.event,
+        provideCodeLenses: async (doc) => provideLenses((await host()).lenses, doc),
+      },
+    );
+  };
+  registerLenses(config.settings.plansDirectory);
+  let plansDir = config.settings.plansDirectory;
+  store.add(
+    config.onDidChange((s) => {
+      if (s.plansDirectory === plansDir) return;
+      plansDir = s.plansDirectory;
+      registerLenses(plansDir);
+    }),
+  );
+  store.addCallback(() => lensRegistration?.dispose());
+
+  if (config.settingProblems.length > 0) {
+    const advice = adviceForSettings(config.settingProblems);
+    if (advice) showAdvice(advice);
+  }
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

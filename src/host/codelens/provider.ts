@@ -1,0 +1,55 @@
+/**
+ * CodeLenses on plan files: computed by `planLenses` from the document's text, turned into VS
+ * Code commands here. Registered only for the plans folder's pattern.
+ */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../ids';
+import { planLenses, type LensAction, type LensInput } from './lenses';
+
+export interface LensSource {
+  readonly trusted: boolean;
+  resultOf(planFile: string): LensInput['resultOf'];
+  gateOpenFor(planFile: string): boolean;
+  revisions(planFile: string): Promise<number>;
+  isPlanFile(path: string): boolean;
+}
+
+function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'command' | 'arguments'> {
+  switch (action.kind) {
+    case 'runVerify':
+      return { command: COMMANDS.runVerify, arguments: [file, action.stepIndex, action.command] };
+    case 'runAllVerify':
+      return { command: COMMANDS.runAllVerify, arguments: [file] };
+    case 'approve':
+      return { command: COMMANDS.approvePlan };
+    case 'revise':
+      return { command: COMMANDS.stayInPlanning };
+    case 'compare':
+      return { command: COMMANDS.comparePlanRevisions, arguments: [file] };
+    case 'manageTrust':
+      return { command: 'workbench.trust.manage' };
+    case 'none':
+      return { command: '' };
+  }
+}
+
+export async function provideLenses(source: LensSource, doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+  const file = doc.uri.fsPath;
+  if (doc.uri.scheme !== 'file' || !source.isPlanFile(file)) return [];
+  const specs = planLenses({
+    markdown: doc.getText(),
+    trusted: source.trusted,
+    now: Date.now(),
+    resultOf: source.resultOf(file),
+    gateOpen: source.gateOpenFor(file),
+    revisions: await source.revisions(file),
+  });
+  return specs.map((s) => {
+    const range = new vscode.Range(s.line, 0, s.line, 0);
+    return new vscode.CodeLens(range, {
+      title: s.title,
+      ...(s.tooltip ? { tooltip: s.tooltip } : {}),
+      ...commandOf(s.action, file),
+    });
+  });
+}

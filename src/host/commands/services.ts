@@ -1,0 +1,27 @@
+/** What the lazily loaded commands work with; built once by the composition root. */
+import type { ArchiveStore } from '../../core/ports';
+import type { VerifyResults } from '../codelens/verifyResults';
+import type { Advice } from '../errors';
+import type { HostLog } from '../log';
+import type { NativePrompts } from '../prompts/native';
+import type { PendingRequests } from '../prompts/pending';
+import type { SessionController } from '../session/controller';
+import type { PlanFiles } from '../session/planFiles';
+import type { TrustState } from '../trust';
+import type { VerifyService } from '../verify/verifyService';
+
+export interface HostServices {
+  readonly controller: SessionController;
+  readonly pending: PendingRequests;
+  readonly native: NativePrompts;
+  readonly planFiles: PlanFiles;
+  readonly verify: VerifyService;
+  readonly results: VerifyResults;
+  readonly archive: ArchiveStore | undefined;
+  readonly trust: TrustState;
+  readonly log: HostLog;
+  showAdvice(advice: Advice): void;
+  focusPanel(): Promise<void>;
+  /** The plan the person means: the session's, else the plan in the active editor, else the newest. */
+  currentPlan(): Promise<string | undefined>;
+}

@@ -1,0 +1,368 @@
+/**
+ * The composition root of the VS Code host, loaded on first use (a command, the panel, a plan
+ * file's lenses). Every object is built here once and handed to the others by constructor
+ * injection. The engine and the OpenAI client load later still, with the first session.
+ */
+import * as vscode from 'vscode';
+import { accessSync, constants, promises as fsp, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ThreadEvent } from '../core/events/types';
+import type { WorkspaceReader, WorkspaceWriter } from '../core/ports';
+import { EXEC_ENV } from '../core/tools/execCommand';
+import { FileArchiveStore } from '../node/fileArchiveStore';
+import { NodeCommandRunner } from '../node/processRunner';
+import { createSearcher } from '../node/ripgrepSearcher';
+import { systemClock } from '../node/clock';
+import { emptyViewState, type Flags } from '../protocol';
+import { WorkspaceEditWriter } from './adapters/editWriter';
+import { ExcludingReader } from './adapters/filesExclude';
+import { RedactingArchiveStore, redactMessage } from './adapters/redactingArchive';
+import { findBundledRipgrep } from './adapters/ripgrep';
+import { TerminalCommandRunner, type TerminalHost } from './adapters/terminalRunner';
+import { VscodeWorkspaceReader, VscodeWorkspaceWriter } from './adapters/vscodeFs';
+import type { LensSource } from './codelens/provider';
+import { VerifyResults } from './codelens/verifyResults';
+import { runHostCommand, type HostCommandKey } from './commands/table';
+import type { HostServices } from './commands/services';
+import type { ConfigService } from './configService';
+import { contextKeyValues } from './contextKeys';
+import { ContextKeySync } from './contextKeySync';
+import { DisposableStore } from './disposables';
+import { adviceForModelError, type Advice } from './errors';
+import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
+import type { HostLog } from './log';
+import { createPanelActions } from './panel/actions';
+import { PanelHub } from './panel/hub';
+import { PanelViewProvider } from './panel/provider';
+import { createRouter } from './panel/router';
+import { EventTranslator } from './panel/translate';
+import { HostApprover } from './prompts/hostApprover';
+import { HostInterviewer } from './prompts/hostInterviewer';
+import { NativePrompts } from './prompts/native';
+import { PendingRequests } from './prompts/pending';
+import type { ApiKeyStore } from './secrets';
+import { SessionController } from './session/controller';
+import { createEngineAccess } from './session/engine';
+import { PlanFiles } from './session/planFiles';
+import { BudgetStatusBar } from './status/statusBar';
+import { TrustGatedRunner, type TrustState } from './trust';
+import { withLastVerify } from './verify/trackerPatch';
+import { VerifyService } from './verify/verifyService';
+
+/** Built in `activate()` (cheap) and shared with the lazily loaded host. */
+export interface SharedParts {
+  readonly context: vscode.ExtensionContext;
+  readonly config: ConfigService;
+  readonly log: HostLog;
+  readonly keys: ApiKeyStore;
+  readonly trust: TrustState;
+  /** Fired when plan-file lenses should be asked for again. */
+  readonly lensChanged: vscode.EventEmitter<void>;
+  showAdvice(advice: Advice): void;
+}
+
+export interface Host extends vscode.Disposable {
+  readonly panel: PanelViewProvider;
+  readonly lenses: LensSource;
+  run(key: HostCommandKey, args: readonly unknown[]): Promise<unknown>;
+}
+
+/** Lens timestamps ("2 min ago") are refreshed this often while results exist. */
+const LENS_TICK_MS = 60_000;
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface WorkspaceParts {
+  readonly key: string;
+  readonly reader: WorkspaceReader;
+  readonly writer: WorkspaceWriter;
+  readonly editWriter: WorkspaceWriter;
+  readonly planFiles: PlanFiles;
+}
+
+export function composeHost(shared: SharedParts): Host {
+  const { context, config, log, keys, trust, lensChanged, showAdvice } = shared;
+  const store = new DisposableStore();
+
+  // ---- workspace ports (rebuilt when the folders change) ------------------------------------
+  let workspace: WorkspaceParts | undefined;
+  const roots = (): string[] =>
+    (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => {
+        try {
+          return realpathSync(f.uri.fsPath);
+        } catch {
+          return f.uri.fsPath;
+        }
+      });
+  const ws = (): WorkspaceParts => {
+    const r = roots();
+    if (r.length === 0) throw new Error('Open a folder first: Planwise plans inside a workspace folder.');
+    const key = r.join('\n');
+    if (workspace?.key === key) return workspace;
+    const toUri = (p: string) => vscode.Uri.file(p);
+    const inner = new VscodeWorkspaceReader(r, vscode.workspace.fs, toUri, (p) => fsp.realpath(p));
+    const reader = new ExcludingReader(inner, () => config.filesExclude);
+    const writer = new VscodeWorkspaceWriter(vscode.workspace.fs, toUri);
+    workspace = {
+      key,
+      reader,
+      writer,
+      editWriter: new WorkspaceEditWriter(writer),
+      planFiles: new PlanFiles(reader, () => config.settings.plansDirectory),
+    };
+    return workspace;
+  };
+  const relativePath = (p: string) => (roots().length > 0 ? ws().planFiles.relative(p) : p);
+
+  // ---- panel state, prompts -----------------------------------------------------------------
+  const flags = (): Flags => ({ hasApiKey: keys.known.length > 0, trusted: trust.trusted });
+  const hub = new PanelHub(
+    { ...emptyViewState(), flags: flags() },
+    { log: (l) => log.warn(l), sanitize: (m) => redactMessage(m, keys.known) },
+  );
+  const translator = new EventTranslator({ relativePath });
+  const pending = new PendingRequests();
+  store.addCallback(() => pending.closeAll('Planwise is shutting down'));
+  // `panel` and `controller` are built below; these closures run only after that.
+  const native = new NativePrompts(pending, (d, fb, id) => controller.decide(d, fb, id));
+  const surface = {
+    panelVisible: () => panel.visible,
+    update: (ops: Parameters<PanelHub['update']>[0]) => hub.update(ops),
+    offerNative: (id: string, prompt: Parameters<NativePrompts['offer']>[1]) => native.offer(id, prompt),
+    confirmCommand: (command: string, reason: string) => native.confirmCommand(command, reason),
+  };
+  const approver = new HostApprover({
+    pending,
+    surface,
+    validate: async (planFile) => (await ws().planFiles.describe(planFile)).validation,
+    relativePath,
+  });
+  const interviewer = new HostInterviewer(pending, surface);
+
+  // ---- shell, search, archive, verify -------------------------------------------------------
+  const terminalHost: TerminalHost<vscode.Terminal> = {
+    createTerminal: (o) =>
+      vscode.window.createTerminal({
+        name: o.name,
+        cwd: o.cwd,
+        env: o.env,
+        iconPath: new vscode.ThemeIcon('checklist'),
+        isTransient: true,
+      }),
+    onDidChangeTerminalShellIntegration: (l) => vscode.window.onDidChangeTerminalShellIntegration(l),
+    onDidEndTerminalShellExecution: (l) => vscode.window.onDidEndTerminalShellExecution(l),
+    onDidCloseTerminal: (l) => vscode.window.onDidCloseTerminal(l),
+  };
+  const terminalRunner = store.add(
+    new TerminalCommandRunner(terminalHost, new NodeCommandRunner(), {
+      name: TERMINAL_NAME,
+      env: EXEC_ENV,
+      log: (l) => log.info(l),
+    }),
+  );
+  const runner = new TrustGatedRunner(trust, terminalRunner);
+  const rgPath = findBundledRipgrep(vscode.env.appRoot, isExecutable);
+  log.debug(
+    rgPath
+      ? `search: VS Code's ripgrep at ${rgPath}`
+      : "search: VS Code's ripgrep not found; using rg on PATH or the JavaScript search",
+  );
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const archive = new RedactingArchiveStore(new FileArchiveStore(join(storage.fsPath, 'sessions')), () => keys.known);
+  const results = new VerifyResults();
+  const verify = new VerifyService({ runner, trust, results, cwd: () => ws().reader.roots[0]!, now: Date.now });
+
+  // ---- engine and session -------------------------------------------------------------------
+  const engine = createEngineAccess({
+    deps: () => {
+      const w = ws();
+      return {
+        reader: w.reader,
+        writer: w.writer,
+        editWriter: w.editWriter,
+        searcher: createSearcher(w.reader, rgPath),
+        runner,
+        clock: systemClock,
+        interviewer,
+        approver,
+        archive,
+        log: (line) => log.debug(line),
+      };
+    },
+    settings: () => config.settings,
+    trusted: () => trust.trusted,
+    apiKey: () => keys.get(),
+    observer: {
+      debug: (line) => log.debug(line),
+      onError: (err) => showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0)),
+    },
+    log: (line) => log.debug(line),
+  });
+  const onEvent = (event: ThreadEvent) => {
+    if (event.type !== 'tracker.updated' || !event.plan_file) return;
+    for (const item of event.items) {
+      const lv = item.lastVerify;
+      const step = Number(item.path);
+      if (!lv || !Number.isInteger(step)) continue;
+      const known = results.get(event.plan_file, step, lv.command);
+      if (known?.at === lv.at) continue;
+      results.record(event.plan_file, step, { command: lv.command, exitCode: lv.exitCode, at: lv.at });
+    }
+  };
+  const controller: SessionController = new SessionController({
+    engine,
+    hub,
+    translator,
+    pending,
+    flags,
+    describeGate: async (planFile) => {
+      const pf = ws().planFiles;
+      const card = await pf.describe(planFile);
+      return {
+        ...card,
+        contextPercent: hub.state.budget?.contextPercent ?? 0,
+        proposedDuringExecution: false,
+        hasPreviousRevision: (await pf.revisions(planFile)).length >= 2,
+        planFile: pf.relative(planFile),
+      };
+    },
+    log,
+    onEvent,
+  });
+  store.add(controller);
+
+  const services: HostServices = {
+    controller,
+    pending,
+    native,
+    get planFiles() {
+      return ws().planFiles;
+    },
+    verify,
+    results,
+    archive,
+    trust,
+    log,
+    showAdvice,
+    focusPanel: async () => {
+      await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
+    },
+    async currentPlan() {
+      const fromSession = controller.current?.planFile;
+      if (fromSession) return fromSession;
+      const pf = ws().planFiles;
+      const active = vscode.window.activeTextEditor?.document.uri;
+      if (active?.scheme === 'file' && pf.isPlanFile(active.fsPath)) return active.fsPath;
+      return pf.newest();
+    },
+  };
+
+  // ---- the panel ----------------------------------------------------------------------------
+  const route = createRouter(
+    { actions: createPanelActions(services, hub), log },
+    {
+      onError: (message, err) =>
+        void vscode.window.showErrorMessage(
+          `Planwise: "${message.type}" failed: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+    },
+  );
+  const panel = store.add(new PanelViewProvider(context.extensionUri, hub, route));
+
+  // ---- status bar, context keys, flags, lenses ----------------------------------------------
+  const statusBar = store.add(new BudgetStatusBar());
+  const contextKeys = new ContextKeySync((k, v) => vscode.commands.executeCommand('setContext', k, v));
+  let plansOnDisk = false;
+  let lastGate: string | undefined;
+  const refresh = () => {
+    const state = hub.state;
+    statusBar.update(state, controller.current !== undefined);
+    const inputs = controller.contextInputs();
+    contextKeys.apply(contextKeyValues({ ...inputs, hasPlan: inputs.hasPlan || plansOnDisk }));
+    const gate = state.gate?.planFile ?? '';
+    if (gate !== lastGate) {
+      lastGate = gate;
+      lensChanged.fire();
+    }
+  };
+  store.add(hub.onDidChangeState(refresh));
+  store.add(controller.onDidChange(refresh));
+  store.add(pending.onDidChange(refresh));
+  const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
+  store.add(keys.onDidChange(updateFlags));
+  void keys.hasKey().then(updateFlags);
+  store.add(
+    trust.onDidChange(() => {
+      updateFlags();
+      lensChanged.fire();
+      log.info('workspace trust granted: shell commands and verify runs are on');
+    }),
+  );
+  store.add(
+    results.onDidRecord((e) => {
+      lensChanged.fire();
+      const tracker = hub.state.tracker;
+      if (e.record.running || !tracker || tracker.planFile !== relativePath(e.planFile)) return;
+      const patched = withLastVerify(tracker, String(e.stepIndex), {
+        command: e.record.command,
+        exitCode: e.record.exitCode,
+        at: e.record.at,
+        ...(e.output !== undefined ? { output: e.output } : {}),
+      });
+      if (patched) hub.update([{ op: 'tracker.set', tracker: patched }]);
+    }),
+  );
+  const tick = setInterval(() => {
+    if (results.size > 0) lensChanged.fire();
+  }, LENS_TICK_MS);
+  store.addCallback(() => clearInterval(tick));
+  const checkPlansOnDisk = () =>
+    void (async () => {
+      try {
+        plansOnDisk = (await ws().planFiles.newest()) !== undefined;
+      } catch {
+        plansOnDisk = false;
+      }
+      refresh();
+    })();
+  const watcher = store.add(vscode.workspace.createFileSystemWatcher('**/*.md'));
+  const onPlanChange = (uri: vscode.Uri) => {
+    if (roots().length > 0 && (ws().planFiles.isPlanFile(uri.fsPath) || /\.history[\\/]\d+\.md$/.test(uri.fsPath))) {
+      lensChanged.fire();
+      checkPlansOnDisk();
+    }
+  };
+  store.add(watcher.onDidCreate(onPlanChange));
+  store.add(watcher.onDidChange(onPlanChange));
+  store.add(watcher.onDidDelete(onPlanChange));
+  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => checkPlansOnDisk()));
+  checkPlansOnDisk();
+
+  const lenses: LensSource = {
+    get trusted() {
+      return trust.trusted;
+    },
+    resultOf: (file) => (step, command) => results.get(file, step, command),
+    gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
+    revisions: async (file) => (await ws().planFiles.revisions(file)).length,
+    isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
+  };
+
+  log.info('Planwise host ready');
+  return {
+    panel,
+    lenses,
+    run: (key, args) => runHostCommand(services, key, args),
+    dispose: () => store.dispose(),
+  };
+}

@@ -1,0 +1,299 @@
+/**
+ * The typed view of Planwise's settings. `readSettings` takes a getter (VS Code's
+ * `WorkspaceConfiguration.get`, or a plain object in tests), checks every value, and falls back
+ * to the default for anything invalid, reporting it so the host can offer "Open Settings".
+ */
+import { DEFAULT_BUDGETS, type BudgetOverrides } from '../core/agent/budgets';
+import type { SessionConfig } from '../core/session/api';
+import { DEFAULT_PLANS_DIR } from '../core/plan/storeLayout';
+
+export const CONFIG_SECTION = 'planwise';
+
+const KIB = 1024;
+
+export interface BudgetSettings {
+  readonly blockedCap: number;
+  readonly toolCallsPerTurn: number;
+  readonly loopsPerTurn: number;
+  readonly sessionToolCalls: number;
+  readonly previewTurnKiB: { readonly plan: number; readonly build: number };
+  readonly planningTokenCap: number;
+}
+
+export interface PlanwiseSettings {
+  /** The API root without a trailing slash. */
+  readonly baseUrl: string;
+  readonly planningModel: string;
+  /** Empty: the planning model builds too. */
+  readonly buildModel: string;
+  readonly contextWindow: number;
+  readonly budgets: BudgetSettings;
+  /** Workspace-relative, forward slashes. */
+  readonly plansDirectory: string;
+  readonly requireVerifyToComplete: boolean;
+  readonly buildCommandAllowList: readonly string[];
+  readonly defaultAgent: 'plan' | 'build';
+}
+
+export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
+  baseUrl: 'https://api.openai.com/v1',
+  planningModel: 'gpt-4.1',
+  buildModel: '',
+  contextWindow: 128_000,
+  budgets: Object.freeze({
+    blockedCap: DEFAULT_BUDGETS.blockedCap,
+    toolCallsPerTurn: DEFAULT_BUDGETS.toolCallsPerTurn,
+    loopsPerTurn: DEFAULT_BUDGETS.loopsPerTurn,
+    sessionToolCalls: DEFAULT_BUDGETS.sessionToolCalls,
+    previewTurnKiB: Object.freeze({
+      plan: DEFAULT_BUDGETS.previewTurnBytes.plan / KIB,
+      build: DEFAULT_BUDGETS.previewTurnBytes.build / KIB,
+    }),
+    planningTokenCap: DEFAULT_BUDGETS.planningTokenCap,
+  }),
+  plansDirectory: DEFAULT_PLANS_DIR,
+  requireVerifyToComplete: true,
+  buildCommandAllowList: Object.freeze([]) as readonly string[],
+  defaultAgent: 'plan',
+}) as PlanwiseSettings;
+
+/** Every setting key (without the `planwise.` prefix), as contributed in package.json. */
+export const SETTING_KEYS = [
+  'baseUrl',
+  'planningModel',
+  'buildModel',
+  'contextWindow',
+  'budgets.blockedCap',
+  'budgets.toolCallsPerTurn',
+  'budgets.loopsPerTurn',
+  'budgets.sessionToolCalls',
+  'budgets.previewTurnKiB.plan',
+  'budgets.previewTurnKiB.build',
+  'budgets.planningTokenCap',
+  'plansDirectory',
+  'requireVerifyToComplete',
+  'buildCommandAllowList',
+  'defaultAgent',
+] as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/**
+ * Settings an untrusted workspace may not set (package.json `restrictedConfigurations`): a
+ * workspace could otherwise send the code to a server of its choosing, pre-approve commands, or
+ * start straight in the build agent.
+ */
+export const RESTRICTED_SETTING_KEYS: readonly SettingKey[] = [
+  'baseUrl',
+  'buildModel',
+  'planningModel',
+  'plansDirectory',
+  'buildCommandAllowList',
+  'defaultAgent',
+  'requireVerifyToComplete',
+];
+
+export interface SettingProblem {
+  /** Full key, e.g. `planwise.baseUrl`. */
+  readonly key: string;
+  readonly message: string;
+}
+
+export interface ReadSettings {
+  readonly settings: PlanwiseSettings;
+  readonly problems: readonly SettingProblem[];
+}
+
+export type SettingGetter = (key: SettingKey) => unknown;
+
+/** Reads and checks every setting. Never throws: a bad value is replaced by its default and reported. */
+export function readSettings(get: SettingGetter): ReadSettings {
+  const problems: SettingProblem[] = [];
+  const bad = (key: SettingKey, message: string) => problems.push({ key: `${CONFIG_SECTION}.${key}`, message });
+  const d = DEFAULT_SETTINGS;
+
+  const count = (key: SettingKey, fallback: number, min = 0): number => {
+    const v = get(key);
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      bad(
+        key,
+        `must be a whole number of at least ${min} (0 means unlimited where allowed); got ${JSON.stringify(v)}. Using ${fallback}.`,
+      );
+      return fallback;
+    }
+    return v;
+  };
+
+  return {
+    settings: {
+      baseUrl: readBaseUrl(get('baseUrl'), d.baseUrl, (m) => bad('baseUrl', m)),
+      planningModel: readModel(get('planningModel'), d.planningModel, true, (m) => bad('planningModel', m)),
+      buildModel: readModel(get('buildModel'), d.buildModel, false, (m) => bad('buildModel', m)),
+      contextWindow: count('contextWindow', d.contextWindow, 1024),
+      budgets: {
+        blockedCap: count('budgets.blockedCap', d.budgets.blockedCap),
+        toolCallsPerTurn: count('budgets.toolCallsPerTurn', d.budgets.toolCallsPerTurn),
+        loopsPerTurn: count('budgets.loopsPerTurn', d.budgets.loopsPerTurn),
+        sessionToolCalls: count('budgets.sessionToolCalls', d.budgets.sessionToolCalls),
+        previewTurnKiB: {
+          plan: count('budgets.previewTurnKiB.plan', d.budgets.previewTurnKiB.plan),
+          build: count('budgets.previewTurnKiB.build', d.budgets.previewTurnKiB.build),
+        },
+        planningTokenCap: count('budgets.planningTokenCap', d.budgets.planningTokenCap),
+      },
+      plansDirectory: readPlansDir(get('plansDirectory'), d.plansDirectory, (m) => bad('plansDirectory', m)),
+      requireVerifyToComplete: readBool(get('requireVerifyToComplete'), d.requireVerifyToComplete, (m) =>
+        bad('requireVerifyToComplete', m),
+      ),
+      buildCommandAllowList: readAllowList(get('buildCommandAllowList'), (m) => bad('buildCommandAllowList', m)),
+      defaultAgent: readAgent(get('defaultAgent'), d.defaultAgent, (m) => bad('defaultAgent', m)),
+    },
+    problems,
+  };
+}
+
+function readBaseUrl(v: unknown, fallback: string, bad: (m: string) => void): string {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v !== 'string') {
+    bad(`must be a URL such as https://api.openai.com/v1; got ${JSON.stringify(v)}. Using ${fallback}.`);
+    return fallback;
+  }
+  let url: URL;
+  try {
+    url = new URL(v.trim());
+  } catch {
+    bad(`"${v}" is not a URL; use one such as http://localhost:11434/v1. Using ${fallback}.`);
+    return fallback;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    bad(`must start with http:// or https://; got "${url.protocol}". Using ${fallback}.`);
+    return fallback;
+  }
+  if (url.username !== '' || url.password !== '') {
+    // A key written into the URL would end up in settings files and logs.
+    bad(`must not contain a user name or password; store the key with "Planwise: Set API Key". Using ${fallback}.`);
+    return fallback;
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function readModel(v: unknown, fallback: string, required: boolean, bad: (m: string) => void): string {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'string') {
+    bad(`must be a model name such as gpt-4.1 or qwen2.5-coder:14b; got ${JSON.stringify(v)}.`);
+    return fallback;
+  }
+  const name = v.trim();
+  if (required && name === '') {
+    bad(`is empty; name the model to plan with, e.g. gpt-4.1. Using ${fallback}.`);
+    return fallback;
+  }
+  return name;
+}
+
+function readPlansDir(v: unknown, fallback: string, bad: (m: string) => void): string {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v !== 'string') {
+    bad(`must be a folder path relative to the workspace; got ${JSON.stringify(v)}. Using ${fallback}.`);
+    return fallback;
+  }
+  const dir = v.trim().replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '');
+  if (dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split('/').includes('..') || dir === '' || dir === '.') {
+    bad(`"${v}" must be a folder inside the workspace, relative to its root (e.g. .vtcode/plans). Using ${fallback}.`);
+    return fallback;
+  }
+  return dir;
+}
+
+function readBool(v: unknown, fallback: boolean, bad: (m: string) => void): boolean {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') {
+    bad(`must be true or false; got ${JSON.stringify(v)}. Using ${String(fallback)}.`);
+    return fallback;
+  }
+  return v;
+}
+
+function readAllowList(v: unknown, bad: (m: string) => void): readonly string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    bad(`must be a list of commands such as ["npm test", "npm run lint*"]; got ${JSON.stringify(v)}. Using [].`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of v) {
+    if (typeof item === 'string' && item.trim() !== '') out.push(item.trim());
+    else bad(`entry ${JSON.stringify(item)} is not a command; each entry is a command line or a prefix ending in *.`);
+  }
+  return out;
+}
+
+function readAgent(v: unknown, fallback: 'plan' | 'build', bad: (m: string) => void): 'plan' | 'build' {
+  if (v === undefined || v === null) return fallback;
+  if (v === 'plan' || v === 'build') return v;
+  bad(`must be "plan" or "build"; got ${JSON.stringify(v)}. Using "${fallback}".`);
+  return fallback;
+}
+
+/** The budget overrides the engine takes. */
+export function budgetOverrides(b: BudgetSettings): BudgetOverrides {
+  return {
+    blockedCap: b.blockedCap,
+    toolCallsPerTurn: b.toolCallsPerTurn,
+    loopsPerTurn: b.loopsPerTurn,
+    sessionToolCalls: b.sessionToolCalls,
+    planningTokenCap: b.planningTokenCap,
+    previewTurnBytes: { plan: b.previewTurnKiB.plan * KIB, build: b.previewTurnKiB.build * KIB },
+  };
+}
+
+/**
+ * The engine's configuration for a new session. `trusted` is read through a getter, so an engine
+ * that consults `config.trusted` when it needs it sees trust granted after the session started.
+ */
+export function toSessionConfig(
+  s: PlanwiseSettings,
+  trusted: () => boolean,
+  extra: { home?: string } = {},
+): SessionConfig {
+  const config = {
+    planningModel: s.planningModel,
+    ...(s.buildModel !== '' ? { buildModel: s.buildModel } : {}),
+    plansDir: s.plansDirectory,
+    budgets: budgetOverrides(s.budgets),
+    contextWindow: s.contextWindow,
+    requireVerifyToComplete: s.requireVerifyToComplete,
+    buildAllowList: s.buildCommandAllowList,
+    interactive: true,
+    startAgent: s.defaultAgent,
+    ...(extra.home !== undefined ? { home: extra.home } : {}),
+  };
+  return Object.defineProperty(config, 'trusted', { get: trusted, enumerable: true }) as SessionConfig;
+}
+
+/**
+ * True when the base URL points at this machine or a private network (Ollama, LM Studio, a vLLM on
+ * the LAN): such servers usually need no key, so none is demanded before starting.
+ */
+export function isLocalEndpoint(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    host === '::1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '0.0.0.0' ||
+    host === 'host.docker.internal' ||
+    host.endsWith('.local') ||
+    /^10\.\d+\.\d+\.\d+$/.test(host) ||
+    /^192\.168\.\d+\.\d+$/.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\.\d+\.\d+$/.test(host)
+  );
+}

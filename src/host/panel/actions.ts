@@ -1,0 +1,67 @@
+/** The panel's actions (`PanelActions`) on top of the controller, the pending table and the commands. */
+import * as vscode from 'vscode';
+import type { InterviewOutcome } from '../../protocol';
+import { COMMANDS } from '../ids';
+import type { HostServices } from '../commands/services';
+import { comparePlanRevisions } from '../commands/planFile';
+import { reportStartError } from '../commands/planning';
+import { resumeSession } from '../commands/resume';
+import { describeError } from '../log';
+import type { PanelHub } from './hub';
+import type { PanelActions } from './handlers';
+import { checkAnswers, type InterviewData } from '../prompts/hostInterviewer';
+
+export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions {
+  return {
+    sendSnapshot: () => hub.sendSnapshot(),
+    async submit(text) {
+      s.controller.submit(text).catch((err: unknown) => reportStartError(s, err));
+    },
+    setMode: (mode) => s.controller.setMode(mode),
+    answerInterview(requestId, outcome: InterviewOutcome) {
+      const entry = s.pending.get(requestId);
+      if (!entry || entry.kind !== 'interview') return false;
+      if (outcome.kind === 'answered') {
+        const problem = checkAnswers((entry.data as InterviewData).questions, outcome.answers);
+        if (problem) {
+          s.log.warn(`dropped the panel's answers to ${requestId}: ${problem}`);
+          return true;
+        }
+      }
+      return s.pending.resolve(requestId, 'interview', outcome);
+    },
+    answerApproval: (requestId, decision, feedback) => s.controller.decide(decision, feedback, requestId),
+    answerEnterPlanning: (requestId, accept) => s.pending.resolve(requestId, 'enterPlanning', accept),
+    answerGrantMore: (requestId, grant) => s.pending.resolve(requestId, 'grantMore', grant),
+    async openFile(path, line) {
+      const abs = s.planFiles.resolveInWorkspace(path);
+      if (!abs) {
+        s.log.warn(`the panel asked to open ${path}, which is outside the workspace; refused`);
+        void vscode.window.showWarningMessage(`Planwise opens files inside the workspace only; ${path} is not.`);
+        return;
+      }
+      const at = line !== undefined ? new vscode.Position(line - 1, 0) : undefined;
+      await vscode.window.showTextDocument(vscode.Uri.file(abs), {
+        preview: true,
+        ...(at ? { selection: new vscode.Range(at, at) } : {}),
+      });
+    },
+    async runVerify(itemPath, command) {
+      const plan = await s.currentPlan();
+      if (!plan) {
+        void vscode.window.showWarningMessage('Planwise: there is no plan to verify.');
+        return;
+      }
+      try {
+        await s.verify.run(plan, Number(itemPath.split('.')[0]), command);
+      } catch (err) {
+        void vscode.window.showWarningMessage(`Planwise: could not run "${command}": ${describeError(err)}`);
+      }
+    },
+    compareRevisions: () => comparePlanRevisions(s),
+    resume: (sessionId) => resumeSession(s, sessionId),
+    async setApiKey() {
+      await vscode.commands.executeCommand(COMMANDS.setApiKey);
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import type { Handler } from './types';
+
+export const compareRevisions: Handler<'compareRevisions'> = (_message, { actions }) => actions.compareRevisions();

@@ -1,0 +1,33 @@
+import { approvalResponse } from './approvalResponse';
+import { compareRevisions } from './compareRevisions';
+import { enterPlanningResponse } from './enterPlanningResponse';
+import { grantMore } from './grantMore';
+import { interviewResponse } from './interviewResponse';
+import { openFile } from './openFile';
+import { ready } from './ready';
+import { resume } from './resume';
+import { resync } from './resync';
+import { runVerify } from './runVerify';
+import { setApiKey } from './setApiKey';
+import { setMode } from './setMode';
+import { submit } from './submit';
+import type { HandlerTable } from './types';
+
+export type { Handler, HandlerContext, HandlerTable, PanelActions } from './types';
+
+/** One handler per webview message type; the type system makes a missing one an error. */
+export const HANDLERS: HandlerTable = {
+  ready,
+  resync,
+  submit,
+  setMode,
+  interviewResponse,
+  approvalResponse,
+  enterPlanningResponse,
+  grantMore,
+  openFile,
+  runVerify,
+  compareRevisions,
+  resume,
+  setApiKey,
+};

@@ -1,0 +1,35 @@
+/**
+ * What the panel's message handlers may do. The composition root implements it with the session
+ * controller, the pending-request table and VS Code; tests pass fakes.
+ */
+import type { ApprovalDecision, InterviewOutcome, Mode, WebviewMessage, WebviewMessageType } from '../../../protocol';
+
+export interface PanelActions {
+  /** Posts a full snapshot (answers `ready` and `resync`). */
+  sendSnapshot(): void;
+  /** Composer text: a new task when no session runs, otherwise input to the session. */
+  submit(text: string): Promise<void>;
+  setMode(mode: Mode): Promise<void>;
+  /** False when no such request is pending (late, duplicate or forged answer). */
+  answerInterview(requestId: string, outcome: InterviewOutcome): boolean;
+  answerApproval(requestId: string, decision: ApprovalDecision, feedback: string | undefined): Promise<boolean>;
+  answerEnterPlanning(requestId: string, accept: boolean): boolean;
+  answerGrantMore(requestId: string, grant: boolean): boolean;
+  openFile(path: string, line: number | undefined): Promise<void>;
+  runVerify(itemPath: string, command: string): Promise<void>;
+  compareRevisions(): Promise<void>;
+  resume(sessionId: string): Promise<void>;
+  setApiKey(): Promise<void>;
+}
+
+export interface HandlerContext {
+  readonly actions: PanelActions;
+  readonly log: { debug(line: string): void; warn(line: string): void };
+}
+
+export type Handler<T extends WebviewMessageType> = (
+  message: Extract<WebviewMessage, { type: T }>,
+  ctx: HandlerContext,
+) => void | Promise<void>;
+
+export type HandlerTable = { readonly [T in WebviewMessageType]: Handler<T> };

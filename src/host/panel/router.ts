@@ -1,0 +1,44 @@
+/**
+ * Every message from the webview enters here: checked against the protocol's schemas, dropped
+ * (and logged) when malformed, otherwise handed to its one handler. Never throws.
+ */
+import { parseWebviewMessage, type WebviewMessage } from '../../protocol';
+import { HANDLERS, type HandlerContext, type HandlerTable } from './handlers';
+
+export interface RouterLog {
+  debug(line: string): void;
+  warn(line: string): void;
+  error(line: string, err?: unknown): void;
+}
+
+export interface RouterOptions {
+  readonly handlers?: HandlerTable;
+  /** Tells the person when acting on a message failed (e.g. a notification). */
+  readonly onError?: (message: WebviewMessage, err: unknown) => void;
+}
+
+export type MessageRouter = (raw: unknown) => Promise<'handled' | 'dropped' | 'failed'>;
+
+export function createRouter(
+  ctx: Omit<HandlerContext, 'log'> & { log: RouterLog },
+  options: RouterOptions = {},
+): MessageRouter {
+  const handlers = options.handlers ?? HANDLERS;
+  return async (raw) => {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      ctx.log.warn(parsed.error);
+      return 'dropped';
+    }
+    const message = parsed.msg;
+    const handler = handlers[message.type] as (m: WebviewMessage, c: HandlerContext) => void | Promise<void>;
+    try {
+      await handler(message, ctx);
+      return 'handled';
+    } catch (err) {
+      ctx.log.error(`panel message "${message.type}" failed`, err);
+      options.onError?.(message, err);
+      return 'failed';
+    }
+  };
+}

@@ -1,0 +1,398 @@
+/**
+ * The one place where engine events become panel deltas. Pure: it keeps only what it needs to
+ * pick between adding and patching (which item ids the panel has, the plan item a turn streams
+ * into, the lifecycle and handoff so far) and never touches VS Code.
+ */
+import type { BudgetSnapshot, ItemPayload, ThreadEvent, TrackerItemInfo } from '../../core/events/types';
+import type { Budget, DeltaOp, HandoffStep, Lifecycle, TrackerNode, TranscriptItem } from '../../protocol';
+
+export interface TranslateContext {
+  /** Workspace-relative form of an absolute path (unchanged when outside every root). */
+  relativePath(path: string): string;
+}
+
+type Kind = TranscriptItem['kind'];
+
+const KIND_OF: Record<ItemPayload['kind'], Kind | undefined> = {
+  user_message: 'user',
+  assistant_text: 'assistant',
+  reasoning: 'thinking',
+  tool_call: 'tool_call',
+  tool_result: 'tool_result',
+  plan: 'plan',
+  notice: 'notice',
+  interview: undefined,
+};
+
+const BUDGET_LABEL: Record<string, string> = {
+  tool_calls: 'tool calls this turn',
+  tool_loop: 'model round trips this turn',
+  session_calls: 'tool calls this session',
+  preview: 'tool output shown this turn (bytes)',
+  blocked_calls: 'blocked calls',
+  tokens: 'planning tokens',
+};
+
+const DECISION_TEXT = {
+  execute: 'Plan approved: building in this conversation.',
+  fresh_context: 'Plan approved: building in a fresh context that keeps only the plan.',
+  revise: 'Staying in planning to revise the plan.',
+  cancel: 'Plan cancelled.',
+} as const;
+
+const ARGS_SUMMARY_MAX = 200;
+
+export class EventTranslator {
+  /** Panel item id → kind, for every item the panel has. */
+  private readonly known = new Map<string, Kind>();
+  /** Engine item id → panel item id (a plan the panel started from `plan.delta`). */
+  private readonly alias = new Map<string, string>();
+  /** turn id → id of the plan item streaming in that turn. */
+  private readonly planOfTurn = new Map<string, string>();
+  private lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false };
+  private handoff: HandoffStep[] | undefined;
+  /** Texts the host already showed as user items, waiting for the engine's own copy. */
+  private readonly echoes: { id: string; text: string }[] = [];
+
+  constructor(private readonly ctx: TranslateContext) {}
+
+  get currentLifecycle(): Lifecycle {
+    return this.lifecycle;
+  }
+
+  /** Forget everything (a new session starts with an empty panel). */
+  reset(lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false }): void {
+    this.known.clear();
+    this.alias.clear();
+    this.planOfTurn.clear();
+    this.lifecycle = lifecycle;
+    this.handoff = undefined;
+    this.echoes.length = 0;
+  }
+
+  /** The lifecycle as the host knows it now (after a resume, nothing is running). */
+  syncLifecycle(lifecycle: Lifecycle): DeltaOp[] {
+    this.handoff = undefined;
+    return this.setLifecycle(lifecycle);
+  }
+
+  /**
+   * The host shows the person's text at once; when the engine later reports the same text as a
+   * user message, that item is folded into this one instead of appearing twice.
+   */
+  echoUser(id: string, text: string): DeltaOp[] {
+    this.known.set(id, 'user');
+    this.echoes.push({ id, text: text.trim() });
+    if (this.echoes.length > 20) this.echoes.shift();
+    return [{ op: 'item.add', item: { id, kind: 'user', text } }];
+  }
+
+  translate(event: ThreadEvent): DeltaOp[] {
+    switch (event.type) {
+      case 'thread.started':
+        return this.setLifecycle({ mode: event.mode, busy: true });
+      case 'turn.started':
+        return [...this.endHandoff(), ...this.setLifecycle({ busy: true })];
+      case 'turn.completed':
+      case 'thread.completed':
+        return this.setLifecycle({ busy: false });
+      case 'state.changed':
+        return this.setLifecycle({ state: event.state, mode: event.mode });
+      case 'item.started':
+      case 'item.updated':
+        return this.item(event.item, event.turn_id, false, event.seq);
+      case 'item.completed':
+        return this.item(event.item, event.turn_id, true, event.seq);
+      case 'plan.delta':
+        return this.planDelta(event.turn_id, event.delta);
+      case 'plan.approval.requested':
+        return [];
+      case 'plan.approval.resolved': {
+        const text = DECISION_TEXT[event.decision] + (event.automatic ? ' (decided by a setting)' : '');
+        const detail = event.decision === 'revise' && event.feedback ? `\n\nFeedback: ${event.feedback}` : '';
+        if (event.decision === 'fresh_context' || event.decision === 'execute') this.handoff = [];
+        return [{ op: 'gate.set', gate: null }, this.notice(event.seq, 'info', text + detail)];
+      }
+      case 'context.reset':
+        return [
+          this.notice(
+            event.seq,
+            'info',
+            `Fresh context: ${event.plan_preserved ? 'the approved plan was carried over' : 'the plan was not carried over'}` +
+              ` (the previous context was ${Math.round(event.previous_context_usage_percent)}% full)` +
+              (event.tool_budget_reset ? '; the tool budget starts again.' : '.'),
+          ),
+        ];
+      case 'session_tool_limit_increased':
+        return [
+          { op: 'grantMore.set', prompt: null },
+          this.notice(
+            event.seq,
+            'info',
+            `Granted ${event.granted} more tool calls this session (limit now ${event.max}).`,
+          ),
+        ];
+      case 'tool_loop_limit_increased':
+        return [
+          { op: 'grantMore.set', prompt: null },
+          this.notice(event.seq, 'info', `Granted ${event.granted} more model round trips (limit now ${event.max}).`),
+        ];
+      case 'budget_exhausted':
+        return [
+          this.notice(
+            event.seq,
+            'warning',
+            `Budget reached: ${BUDGET_LABEL[event.budget] ?? event.budget} ${event.used}/${event.max}.`,
+          ),
+        ];
+      case 'budget.updated':
+        return [{ op: 'budget.set', budget: toBudget(event.budget) }];
+      case 'tracker.updated':
+        return [
+          {
+            op: 'tracker.set',
+            tracker: {
+              title: event.title,
+              ...(event.plan_file ? { planFile: this.ctx.relativePath(event.plan_file) } : {}),
+              items: event.items.map(toTrackerNode),
+            },
+          },
+        ];
+      case 'progress':
+        return this.progress(event.message);
+      case 'error':
+        return [
+          this.notice(event.seq, 'error', event.message),
+          ...(event.recoverable ? [] : this.setLifecycle({ busy: false })),
+        ];
+    }
+  }
+
+  private setLifecycle(patch: Partial<Lifecycle>): DeltaOp[] {
+    const next = { ...this.lifecycle, ...patch };
+    if (next.state === this.lifecycle.state && next.mode === this.lifecycle.mode && next.busy === this.lifecycle.busy) {
+      return [];
+    }
+    this.lifecycle = next;
+    return [{ op: 'lifecycle.set', lifecycle: next }];
+  }
+
+  private progress(message: string): DeltaOp[] {
+    if (this.handoff === undefined) return [];
+    const steps: HandoffStep[] = this.handoff.map((s) => (s.status === 'active' ? { ...s, status: 'done' } : s));
+    steps.push({ label: message, status: 'active' });
+    this.handoff = steps;
+    return [{ op: 'handoff.set', handoff: { steps } }];
+  }
+
+  private endHandoff(): DeltaOp[] {
+    if (this.handoff === undefined) return [];
+    this.handoff = undefined;
+    return [{ op: 'handoff.set', handoff: null }];
+  }
+
+  private notice(seq: number, level: 'info' | 'warning' | 'error', text: string): DeltaOp {
+    const id = `host-notice-${seq}`;
+    this.known.set(id, 'notice');
+    return { op: 'item.add', item: { id, kind: 'notice', level, text } };
+  }
+
+  private planDelta(turnId: string, delta: string): DeltaOp[] {
+    let id = this.planOfTurn.get(turnId);
+    const ops: DeltaOp[] = [];
+    if (id === undefined) {
+      id = `plan-${turnId}`;
+      this.planOfTurn.set(turnId, id);
+      this.known.set(id, 'plan');
+      ops.push({
+        op: 'item.add',
+        item: { id, kind: 'plan', markdown: '', file: '', revision: 0, valid: false, streaming: true },
+      });
+    }
+    if (delta !== '') ops.push({ op: 'item.append', id, text: delta });
+    return ops;
+  }
+
+  private item(item: ItemPayload, turnId: string, completed: boolean, seq: number): DeltaOp[] {
+    if (item.kind === 'interview') return completed ? this.interviewRecord(item, seq) : [];
+    const kind = KIND_OF[item.kind];
+    if (kind === undefined) return [];
+    if (kind === 'user' && !this.alias.has(item.id) && !this.known.has(item.id)) {
+      const text = (item.text ?? item.delta ?? '').trim();
+      const echo = this.echoes.findIndex((e) => e.text === text);
+      if (echo >= 0) {
+        this.alias.set(item.id, this.echoes[echo]!.id);
+        this.echoes.splice(echo, 1);
+        return [];
+      }
+    }
+    let id = this.alias.get(item.id) ?? item.id;
+    if (kind === 'plan' && !this.known.has(id)) {
+      const streamed = this.planOfTurn.get(turnId);
+      if (streamed !== undefined && this.known.get(streamed) === 'plan') {
+        this.alias.set(item.id, streamed);
+        id = streamed;
+      }
+    }
+    if (!this.known.has(id)) {
+      this.known.set(id, kind);
+      return [{ op: 'item.add', item: this.fullItem(id, kind, item, !completed) }];
+    }
+    const ops: DeltaOp[] = [];
+    if (item.delta !== undefined && item.delta !== '') ops.push({ op: 'item.append', id, text: item.delta });
+    const patch = this.patchOf(kind, item, completed);
+    if (Object.keys(patch).length > 0) ops.push({ op: 'item.patch', id, patch });
+    if (completed && kind === 'plan') this.forgetTurnPlan(id);
+    return ops;
+  }
+
+  private forgetTurnPlan(id: string): void {
+    for (const [turn, planId] of this.planOfTurn) if (planId === id) this.planOfTurn.delete(turn);
+  }
+
+  private fullItem(id: string, kind: Kind, item: ItemPayload, streaming: boolean): TranscriptItem {
+    const text = item.text ?? item.delta ?? '';
+    switch (kind) {
+      case 'user':
+        return { id, kind, text };
+      case 'assistant':
+      case 'thinking':
+        return { id, kind, text, streaming };
+      case 'tool_call':
+        return {
+          id,
+          kind,
+          callId: item.tool?.callId ?? '',
+          name: item.tool?.name ?? 'tool',
+          argsSummary: summariseArgs(item.tool?.arguments ?? ''),
+          ...(item.verdict ? { verdict: { allowed: item.verdict.allowed, reason: item.verdict.reason } } : {}),
+        };
+      case 'tool_result':
+        return {
+          id,
+          kind,
+          callId: item.result?.callId ?? '',
+          ok: item.result?.ok ?? false,
+          bytes: Math.max(0, Math.round(item.result?.bytes ?? 0)),
+          preview: item.result?.preview ?? text,
+        };
+      case 'plan': {
+        if (!streaming) this.forgetTurnPlan(id);
+        return {
+          id,
+          kind,
+          markdown: item.plan?.markdown ?? text,
+          file: item.plan ? this.ctx.relativePath(item.plan.file) : '',
+          revision: item.plan?.revision ?? 0,
+          valid: item.plan?.valid ?? false,
+          streaming,
+        };
+      }
+      case 'notice':
+        return { id, kind, level: item.level ?? 'info', text };
+    }
+  }
+
+  private patchOf(kind: Kind, item: ItemPayload, completed: boolean): Record<string, unknown> {
+    const patch: Record<string, unknown> = {};
+    if (kind === 'plan') {
+      if (item.plan) {
+        patch.markdown = item.plan.markdown;
+        patch.file = this.ctx.relativePath(item.plan.file);
+        patch.revision = item.plan.revision;
+        patch.valid = item.plan.valid;
+      } else if (item.text !== undefined && item.delta === undefined) {
+        patch.markdown = item.text;
+      }
+    } else if (item.text !== undefined && item.delta === undefined && kind !== 'tool_call' && kind !== 'tool_result') {
+      patch.text = item.text;
+    }
+    if (kind === 'tool_call') {
+      if (item.verdict) patch.verdict = { allowed: item.verdict.allowed, reason: item.verdict.reason };
+      if (item.tool) patch.argsSummary = summariseArgs(item.tool.arguments);
+    }
+    if (kind === 'tool_result' && item.result) {
+      patch.ok = item.result.ok;
+      patch.bytes = Math.max(0, Math.round(item.result.bytes));
+      patch.preview = item.result.preview;
+    }
+    if (kind === 'notice' && item.level) patch.level = item.level;
+    if (completed && (kind === 'assistant' || kind === 'thinking' || kind === 'plan')) patch.streaming = false;
+    return patch;
+  }
+
+  private interviewRecord(item: ItemPayload, seq: number): DeltaOp[] {
+    const iv = item.interview;
+    if (!iv) return [];
+    if (iv.outcome === 'cancelled')
+      return [this.notice(seq, 'info', 'The questions were dismissed without an answer.')];
+    if (iv.outcome === 'denied') return [this.notice(seq, 'warning', 'Questions are not available in this session.')];
+    const lines = iv.questions.map((q) => {
+      const a = iv.answers?.find((x) => x.questionId === q.id);
+      const answer = a ? `${a.choice}${a.note ? ` (${a.note})` : ''}` : 'no answer';
+      return `**${q.header}**: ${q.question} → ${answer}`;
+    });
+    return [this.notice(seq, 'info', lines.join('\n'))];
+  }
+}
+
+/** A short, readable form of a tool call's JSON arguments. */
+export function summariseArgs(raw: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return clip(raw.replace(/\s+/g, ' ').trim());
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return clip(JSON.stringify(value));
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
+  if (entries.length === 1 && typeof entries[0]![1] === 'string') return clip(entries[0]![1]);
+  const main = entries.find(([k]) => k === 'command' || k === 'path' || k === 'pattern');
+  const rest = entries
+    .filter((e) => e !== main)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const head = main && typeof main[1] === 'string' ? [main[1]] : main ? [`${main[0]}=${JSON.stringify(main[1])}`] : [];
+  return clip([...head, ...rest].join(' · '));
+}
+
+function clip(text: string): string {
+  return text.length > ARGS_SUMMARY_MAX ? `${text.slice(0, ARGS_SUMMARY_MAX - 1)}…` : text;
+}
+
+const whole = (n: number) => Math.max(0, Math.round(Number.isFinite(n) ? n : 0));
+
+export function toBudget(b: BudgetSnapshot): Budget {
+  return {
+    toolCalls: { used: whole(b.toolCalls.used), max: whole(b.toolCalls.max) },
+    loops: { used: whole(b.loops.used), max: whole(b.loops.max) },
+    previewBytes: { used: whole(b.previewBytes.used), max: whole(b.previewBytes.max) },
+    blockedCalls: {
+      consecutive: whole(b.blockedCalls.consecutive),
+      total: whole(b.blockedCalls.total),
+      fuse: whole(b.blockedCalls.fuse),
+    },
+    tokens: { input: whole(b.tokens.input), output: whole(b.tokens.output), cap: whole(b.tokens.cap) },
+    contextPercent: Math.min(100, Math.max(0, Number.isFinite(b.contextPercent) ? b.contextPercent : 0)),
+  };
+}
+
+export function toTrackerNode(i: TrackerItemInfo): TrackerNode {
+  return {
+    path: i.path,
+    description: i.description,
+    status: i.status,
+    files: [...i.files],
+    verify: [...i.verify],
+    ...(i.lastVerify
+      ? {
+          lastVerify: {
+            command: i.lastVerify.command,
+            exitCode: i.lastVerify.exitCode,
+            at: i.lastVerify.at,
+            ...(i.lastVerify.output !== undefined ? { output: i.lastVerify.output } : {}),
+          },
+        }
+      : {}),
+    children: i.children.map(toTrackerNode),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The engine's `Approver` in VS Code: plan approvals and grant-more prompts go to the panel as
+ * requests in the pending table (and to native UI when the panel is hidden); build commands the
+ * gate did not admit are confirmed in a modal dialog. Plan decisions never time out: only the
+ * person decides. A grant-more prompt left unanswered for 10 minutes is a denial.
+ */
+import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import type { Gate } from '../../protocol';
+import type { PendingRequests } from './pending';
+import type { PromptSurface } from './surface';
+
+/** Extra calls or loops granted per "grant more" (the engine's default grant). */
+export const GRANT_AMOUNT = 50;
+export const GRANT_TIMEOUT_MS = 10 * 60_000;
+export const ENTER_PLANNING_TIMEOUT_MS = 10 * 60_000;
+
+export interface ApprovalData {
+  readonly request: PlanApprovalRequest;
+}
+
+export interface ApproverDeps {
+  readonly pending: PendingRequests;
+  readonly surface: PromptSurface;
+  /** Validation of the plan file for the gate card (read from disk by the host). */
+  readonly validate: (planFile: string) => Promise<{ valid: boolean; problems: string[] }>;
+  readonly relativePath: (path: string) => string;
+}
+
+export class HostApprover implements Approver {
+  constructor(private readonly deps: ApproverDeps) {}
+
+  async approvePlan(request: PlanApprovalRequest, signal?: AbortSignal): Promise<PlanApprovalResponse> {
+    const { pending, surface } = this.deps;
+    const validation = await this.deps.validate(request.planFile).catch((err: unknown) => ({
+      valid: false,
+      problems: [`The plan file could not be read: ${err instanceof Error ? err.message : String(err)}`],
+    }));
+    const data: ApprovalData = { request };
+    const { id, promise } = pending.open<PlanApprovalResponse>('approval', { ...(signal ? { signal } : {}), data });
+    const gate: Gate = {
+      requestId: id,
+      title: request.title,
+      summary: request.summary,
+      steps: [...request.steps],
+      validation,
+      contextPercent: Math.min(100, Math.max(0, request.contextUsagePercent)),
+      proposedDuringExecution: request.proposedDuringExecution,
+      hasPreviousRevision: request.previousRevision !== undefined,
+      planFile: this.deps.relativePath(request.planFile),
+    };
+    surface.update([{ op: 'gate.set', gate }]);
+    if (!surface.panelVisible()) surface.offerNative(id, { kind: 'approval', request });
+    try {
+      return await promise;
+    } finally {
+      surface.update([{ op: 'gate.set', gate: null }]);
+    }
+  }
+
+  async grantMore(kind: LimitKind, used: number, max: number, signal?: AbortSignal): Promise<number> {
+    const { pending, surface } = this.deps;
+    const { id, promise } = pending.open<boolean>('grantMore', {
+      timeoutMs: GRANT_TIMEOUT_MS,
+      onTimeout: () => false,
+      ...(signal ? { signal } : {}),
+      data: { kind, used, max },
+    });
+    surface.update([{ op: 'grantMore.set', prompt: { requestId: id, kind, used, max } }]);
+    if (!surface.panelVisible()) surface.offerNative(id, { kind: 'grantMore', limit: kind, used, max });
+    try {
+      return (await promise) ? GRANT_AMOUNT : 0;
+    } finally {
+      surface.update([{ op: 'grantMore.set', prompt: null }]);
+    }
+  }
+
+  async approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return false;
+    return this.deps.surface.confirmCommand(command, reason);
+  }
+
+  /**
+   * An execution agent proposed entering planning (`start_planning`): "Enter planning workflow?".
+   * Unanswered for 10 minutes counts as no.
+   */
+  async enterPlanning(reason: string | undefined, signal?: AbortSignal): Promise<boolean> {
+    const { pending, surface } = this.deps;
+    const { id, promise } = pending.open<boolean>('enterPlanning', {
+      timeoutMs: ENTER_PLANNING_TIMEOUT_MS,
+      onTimeout: () => false,
+      ...(signal ? { signal } : {}),
+      data: { reason },
+    });
+    surface.update([{ op: 'enterPlanning.set', prompt: { requestId: id, ...(reason ? { reason } : {}) } }]);
+    if (!surface.panelVisible()) surface.offerNative(id, { kind: 'enterPlanning', ...(reason ? { reason } : {}) });
+    try {
+      return await promise;
+    } finally {
+      surface.update([{ op: 'enterPlanning.set', prompt: null }]);
+    }
+  }
+}

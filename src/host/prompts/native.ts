@@ -1,0 +1,145 @@
+/**
+ * The native forms of the panel's prompts: notifications that offer them while the panel is
+ * hidden, QuickPick flows for questions and the gate, modal dialogs for budgets and commands.
+ */
+import * as vscode from 'vscode';
+import type { ApprovalDecision, InterviewOutcome, InterviewQuestion } from '../../core/lifecycle/ports';
+import { FOCUS_PANEL_COMMAND } from '../ids';
+import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
+import type { InterviewData } from './hostInterviewer';
+import { approvalItems, collectAnswers, grantMessage, questionItems, questionTitle } from './nativeModel';
+import type { PendingRequests } from './pending';
+import type { PromptSurface } from './surface';
+
+type Offer = Parameters<PromptSurface['offerNative']>[1];
+
+export class NativePrompts {
+  constructor(
+    private readonly pending: PendingRequests,
+    /** Decisions go through the controller, which also handles gates it opened itself. */
+    private readonly decide: (
+      decision: ApprovalDecision,
+      feedback: string | undefined,
+      requestId?: string,
+    ) => Promise<boolean>,
+  ) {}
+
+  /** A non-modal notification with the native flow and "Open Panel". */
+  offer(id: string, prompt: Offer): void {
+    const open = 'Open Panel';
+    const text =
+      prompt.kind === 'approval'
+        ? [`Planwise: the plan "${prompt.request.title}" is ready. Ready to code?`, 'Decide…']
+        : prompt.kind === 'interview'
+          ? [
+              `Planwise has ${prompt.questions.length === 1 ? 'a question' : `${prompt.questions.length} questions`} before planning on.`,
+              'Answer…',
+            ]
+          : prompt.kind === 'grantMore'
+            ? [grantMessage(prompt.limit, prompt.used, prompt.max, GRANT_AMOUNT), 'Decide…']
+            : [
+                `Planwise proposes to enter the planning workflow${prompt.reason ? `: ${prompt.reason}` : ''}.`,
+                'Decide…',
+              ];
+    void vscode.window.showInformationMessage(text[0]!, text[1]!, open).then(async (choice) => {
+      if (choice === open) await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
+      else if (choice) await this.run(id);
+    });
+  }
+
+  /** Runs the native flow for pending request `id` (or does nothing when it was answered meanwhile). */
+  async run(id: string): Promise<void> {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    switch (entry.kind) {
+      case 'approval':
+        return this.approval((entry.data as ApprovalData).request.contextUsagePercent, id);
+      case 'interview':
+        return this.interview(id, (entry.data as InterviewData).questions);
+      case 'grantMore': {
+        const d = entry.data as { kind: 'session_tool_calls' | 'tool_loop'; used: number; max: number };
+        const grant = `Grant ${GRANT_AMOUNT} More`;
+        const choice = await vscode.window.showWarningMessage(
+          grantMessage(d.kind, d.used, d.max, GRANT_AMOUNT),
+          { modal: true },
+          grant,
+        );
+        this.pending.resolve(id, 'grantMore', choice === grant);
+        return;
+      }
+      case 'enterPlanning': {
+        const d = entry.data as { reason?: string };
+        const yes = 'Enter Planning';
+        const choice = await vscode.window.showInformationMessage(
+          'Enter the planning workflow?',
+          { modal: true, detail: d.reason ?? 'The build agent proposes to plan before changing more.' },
+          yes,
+        );
+        this.pending.resolve(id, 'enterPlanning', choice === yes);
+        return;
+      }
+    }
+  }
+
+  /** The gate as a QuickPick; "stay" asks for feedback. `requestId` undefined: whatever gate is open. */
+  async approval(contextPercent: number, requestId?: string): Promise<void> {
+    const picked = await vscode.window.showQuickPick(
+      approvalItems(contextPercent).map((i) => ({ ...i, picked: false })),
+      { title: 'Planwise: Ready to code?', placeHolder: 'Choose what happens with the plan', ignoreFocusOut: true },
+    );
+    if (!picked) return;
+    let feedback: string | undefined;
+    if (picked.value === 'revise') {
+      feedback = await askFeedback();
+      if (feedback === undefined) return;
+    }
+    if (!(await this.decide(picked.value, feedback, requestId))) {
+      void vscode.window.showWarningMessage('Planwise: no plan is waiting for a decision any more.');
+    }
+  }
+
+  async interview(id: string, questions: readonly InterviewQuestion[]): Promise<void> {
+    const picks: { choice: string | undefined; note?: string }[] = [];
+    for (const [i, q] of questions.entries()) {
+      const item = await vscode.window.showQuickPick(questionItems(q), {
+        title: questionTitle(q, i, questions.length),
+        placeHolder: q.question,
+        ignoreFocusOut: true,
+      });
+      if (!item) break;
+      let note: string | undefined;
+      if (q.allowNote) {
+        note = await vscode.window.showInputBox({
+          title: questionTitle(q, i, questions.length),
+          prompt: 'Add a note for the model (optional)',
+          ignoreFocusOut: true,
+        });
+      }
+      picks.push({ choice: item.value, ...(note ? { note } : {}) });
+    }
+    const outcome: InterviewOutcome = collectAnswers(questions, picks);
+    if (!this.pending.resolve(id, 'interview', outcome)) {
+      void vscode.window.showWarningMessage('Planwise: those questions are no longer waiting for an answer.');
+    }
+  }
+
+  async confirmCommand(command: string, reason: string): Promise<boolean> {
+    const run = 'Run Command';
+    const choice = await vscode.window.showWarningMessage(
+      `Planwise wants to run: ${command}`,
+      { modal: true, detail: `${reason}\n\nAllow it once? Add it to planwise.buildCommandAllowList to stop asking.` },
+      run,
+    );
+    return choice === run;
+  }
+}
+
+/** Feedback for "stay in planning"; undefined when the person pressed Esc. */
+export async function askFeedback(): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title: 'Planwise: Stay in Planning',
+    prompt: 'What should change in the plan? (optional)',
+    placeHolder: 'e.g. keep the old API, add a migration step',
+    ignoreFocusOut: true,
+  });
+}

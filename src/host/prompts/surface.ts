@@ -1,0 +1,22 @@
+/**
+ * Where questions and approvals reach the person: the panel (through view-state ops), and native
+ * VS Code UI when the panel is not showing. The composition root implements it; tests fake it.
+ */
+import type { InterviewQuestion, LimitKind, PlanApprovalRequest } from '../../core/lifecycle/ports';
+import type { DeltaOp } from '../../protocol';
+
+export interface PromptSurface {
+  panelVisible(): boolean;
+  update(ops: readonly DeltaOp[]): void;
+  /** The panel is hidden: offer the native flow (a notification with actions) for request `id`. */
+  offerNative(
+    id: string,
+    prompt:
+      | { kind: 'approval'; request: PlanApprovalRequest }
+      | { kind: 'interview'; questions: readonly InterviewQuestion[] }
+      | { kind: 'grantMore'; limit: LimitKind; used: number; max: number }
+      | { kind: 'enterPlanning'; reason?: string },
+  ): void;
+  /** A build command outside the gate and the allow-list: always a modal confirmation. */
+  confirmCommand(command: string, reason: string): Promise<boolean>;
+}

@@ -1,0 +1,291 @@
+/**
+ * The host's hold on the engine: one session at a time. It forwards the person's input (composer
+ * text, gate decisions, stop), turns the session's events into panel deltas through the
+ * translator, reacts to why a run stopped, and exposes what the context keys and the status bar
+ * need. It knows nothing of VS Code; the engine arrives through `EngineAccess`.
+ */
+import type { ThreadEvent } from '../../core/events/types';
+import type { ApprovalDecision } from '../../core/lifecycle/ports';
+import type { Session, SessionStop } from '../../core/session/api';
+import { emptyViewState, type DeltaOp, type Flags, type Gate, type Mode, type ViewState } from '../../protocol';
+import type { ContextInputs } from '../contextKeys';
+import type { EventTranslator } from '../panel/translate';
+import type { PendingRequests } from '../prompts/pending';
+
+export interface EngineAccess {
+  /** A new session, built from the current settings and adapters. */
+  create(): Promise<Session>;
+  /** A session restored from its archive, with the events archived so far (to rebuild the panel). */
+  resume(sessionId: string): Promise<{ session: Session; events: readonly ThreadEvent[] }>;
+}
+
+export interface HubLike {
+  readonly state: ViewState;
+  update(ops: readonly DeltaOp[]): void;
+  reset(state: ViewState): void;
+}
+
+export interface ControllerDeps {
+  readonly engine: EngineAccess;
+  readonly hub: HubLike;
+  readonly translator: EventTranslator;
+  readonly pending: PendingRequests;
+  readonly flags: () => Flags;
+  /** The gate card for a plan file the session stopped at (read and validated from disk). */
+  readonly describeGate: (planFile: string) => Promise<Omit<Gate, 'requestId'>>;
+  readonly log: { info(line: string): void; warn(line: string): void; error(line: string, err?: unknown): void };
+  /** Every event of the current session, after the panel got it (status, verify results, logs). */
+  readonly onEvent?: (event: ThreadEvent) => void;
+  /** A run ended in an error the person should see outside the panel too. */
+  readonly onRunError?: (message: string) => void;
+}
+
+/** A gate the host opened itself (the session stopped at `awaiting_approval`): decided via `session.decide`. */
+interface HostGate {
+  readonly requestId: string;
+  readonly planFile: string;
+}
+
+export class SessionController {
+  private session: Session | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<unknown> | undefined;
+  private hostGate: HostGate | undefined;
+  private startMode: Mode = 'plan';
+  private counter = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly deps: ControllerDeps) {}
+
+  get current(): Session | undefined {
+    return this.session;
+  }
+
+  get isBusy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Inputs of the context keys. */
+  contextInputs(): ContextInputs {
+    const state = this.deps.hub.state;
+    return {
+      lifecycle: this.session ? state.lifecycle.state : undefined,
+      hasPlan: this.session?.planFile !== undefined || state.transcript.some((i) => i.kind === 'plan' && i.file !== ''),
+      busy: this.isBusy,
+      gateOpen: this.deps.pending.has('approval') || this.hostGate !== undefined,
+      pendingQuestion: this.deps.pending.has('interview'),
+      pendingGrant: this.deps.pending.has('grantMore'),
+    };
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Starts a new session on `task`. Refused while a run is going on. */
+  async start(task: string, mode: Mode = this.startMode): Promise<SessionStop | undefined> {
+    if (this.running) {
+      this.notice('warning', 'Planwise is still working on the current request. Stop it first, then start again.');
+      return undefined;
+    }
+    const session = await this.deps.engine.create();
+    this.adopt(session, mode);
+    this.echo(task);
+    return this.track(session.start(task, { mode }));
+  }
+
+  async resume(sessionId: string): Promise<void> {
+    if (this.running) {
+      this.notice('warning', 'Stop the current run before resuming another session.');
+      return;
+    }
+    const { session, events } = await this.deps.engine.resume(sessionId);
+    this.adopt(session, session.mode);
+    for (const event of events) this.deps.hub.update(this.deps.translator.translate(event));
+    // Whatever was running when the archive was written is not running now.
+    this.deps.hub.update([
+      ...this.deps.translator.syncLifecycle({ state: session.state, mode: session.mode, busy: false }),
+      { op: 'handoff.set', handoff: null },
+      { op: 'gate.set', gate: null },
+      { op: 'interview.set', interview: null },
+      { op: 'grantMore.set', prompt: null },
+    ]);
+    this.deps.log.info(`resumed session ${sessionId} in state ${session.state}`);
+    if (session.state === 'awaiting_approval' && session.planFile && !this.deps.pending.has('approval')) {
+      await this.openHostGate(session.planFile);
+    }
+    this.changed();
+  }
+
+  /** Composer text: a task when there is no session or the last one ended, else input to the session. */
+  async submit(text: string): Promise<SessionStop | undefined> {
+    const session = this.session;
+    if (!session || session.state === 'idle' || session.state === 'cancelled') {
+      return this.start(text);
+    }
+    if (this.hostGate) this.closeHostGate();
+    this.echo(text);
+    return this.track(session.submit(text));
+  }
+
+  /** The mode the next session starts in; with a session, `/plan` or `/plan off` is sent to it. */
+  async setMode(mode: Mode): Promise<void> {
+    this.startMode = mode;
+    if (!this.session || this.session.state === 'idle' || this.session.state === 'cancelled') {
+      const lifecycle = { ...this.deps.hub.state.lifecycle, mode };
+      this.deps.hub.update([{ op: 'lifecycle.set', lifecycle }]);
+      return;
+    }
+    await this.track(this.session.submit(mode === 'plan' ? '/plan' : '/plan off'));
+  }
+
+  /**
+   * A gate decision from a command, a CodeLens or the panel. Resolves the engine's pending
+   * approval request when there is one, else decides through the session. False when no plan is
+   * waiting for a decision.
+   */
+  async decide(decision: ApprovalDecision, feedback?: string, requestId?: string): Promise<boolean> {
+    const pendingApproval = requestId ? this.deps.pending.get(requestId) : this.deps.pending.first('approval');
+    if (pendingApproval && pendingApproval.kind === 'approval') {
+      return this.deps.pending.resolve(pendingApproval.id, 'approval', {
+        decision,
+        ...(feedback !== undefined ? { feedback } : {}),
+      });
+    }
+    const gate = this.hostGate;
+    const session = this.session;
+    if (!session || !gate || (requestId !== undefined && requestId !== gate.requestId)) return false;
+    this.closeHostGate();
+    void this.track(session.decide(decision, feedback));
+    return true;
+  }
+
+  /** Stops the running turn (the Stop button, "Planwise: Stop"). */
+  stop(): void {
+    this.session?.cancel();
+  }
+
+  /** Cancel Plan: at the gate it is the "cancel" decision; while planning it stops and cancels. */
+  async cancelPlan(): Promise<void> {
+    if (await this.decide('cancel')) return;
+    const session = this.session;
+    if (!session) return;
+    if (this.running) {
+      session.cancel();
+      await this.running.catch(() => undefined);
+    }
+    if (session.state !== 'idle' && session.state !== 'cancelled') await this.track(session.submit('/plan off'));
+  }
+
+  dispose(): void {
+    this.session?.cancel();
+    this.unsubscribe?.();
+    this.deps.pending.closeAll('Planwise is shutting down');
+    this.listeners.clear();
+  }
+
+  private adopt(session: Session, mode: Mode): void {
+    this.unsubscribe?.();
+    this.session?.cancel();
+    this.deps.pending.closeAll('A new session replaced the previous one');
+    this.hostGate = undefined;
+    this.session = session;
+    const lifecycle = { state: session.state, mode, busy: false };
+    this.deps.translator.reset(lifecycle);
+    this.deps.hub.reset({ ...emptyViewState(), lifecycle, flags: this.deps.flags() });
+    this.unsubscribe = session.bus.on((event) => {
+      this.deps.hub.update(this.deps.translator.translate(event));
+      this.deps.onEvent?.(event);
+      if (event.type === 'state.changed' || event.type === 'turn.started' || event.type === 'turn.completed') {
+        this.changed();
+      }
+    });
+    this.changed();
+  }
+
+  private echo(text: string): void {
+    this.deps.hub.update(this.deps.translator.echoUser(`host-user-${++this.counter}`, text));
+  }
+
+  private track(run: Promise<SessionStop | undefined>): Promise<SessionStop | undefined> {
+    const tracked = run.then(
+      (stop) => this.stopped(stop),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.deps.log.error('the session failed', err);
+        this.notice('error', `Planwise stopped: ${message}`);
+        this.deps.onRunError?.(message);
+        return { kind: 'error', message } as SessionStop;
+      },
+    );
+    const done = tracked.finally(() => {
+      if (this.running === done) this.running = undefined;
+      this.changed();
+    });
+    this.running = done;
+    this.changed();
+    return done;
+  }
+
+  private async stopped(stop: SessionStop | undefined): Promise<SessionStop | undefined> {
+    if (!stop) return stop;
+    this.deps.log.info(`run stopped: ${stop.kind}`);
+    switch (stop.kind) {
+      case 'awaiting_approval':
+        if (!this.deps.pending.has('approval')) await this.openHostGate(stop.planFile);
+        break;
+      case 'blocked':
+        this.deps.hub.update([
+          {
+            op: 'notices.set',
+            notices: [
+              {
+                id: `blocked-${++this.counter}`,
+                kind: 'blocked_handoff',
+                text: stop.reason,
+                resumeAvailable: stop.resumeId !== undefined,
+                ...(stop.resumeId !== undefined ? { sessionId: stop.resumeId } : {}),
+              },
+            ],
+          },
+        ]);
+        break;
+      case 'error':
+        this.notice('error', stop.message);
+        this.deps.onRunError?.(stop.message);
+        break;
+      case 'completed':
+      case 'cancelled':
+        break;
+    }
+    return stop;
+  }
+
+  private async openHostGate(planFile: string): Promise<void> {
+    const requestId = `gate-${++this.counter}`;
+    try {
+      const gate = await this.deps.describeGate(planFile);
+      this.hostGate = { requestId, planFile };
+      this.deps.hub.update([{ op: 'gate.set', gate: { ...gate, requestId } }]);
+    } catch (err) {
+      this.deps.log.error(`could not show the plan ${planFile} for approval`, err);
+      this.notice('error', `The plan is waiting for approval but could not be read: ${String(err)}`);
+    }
+    this.changed();
+  }
+
+  private closeHostGate(): void {
+    this.hostGate = undefined;
+    this.deps.hub.update([{ op: 'gate.set', gate: null }]);
+    this.changed();
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.deps.hub.update([{ op: 'item.add', item: { id: `host-${++this.counter}`, kind: 'notice', level, text } }]);
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}

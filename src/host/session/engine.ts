@@ -1,0 +1,81 @@
+/**
+ * How the host builds engine sessions: the engine and the OpenAI-compatible client load here, on
+ * the first session, never at activation. Each session gets a model client made with the current
+ * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
+ */
+import type { ModelClient } from '../../core/agent/model';
+import type { Session, SessionDeps } from '../../core/session/api';
+import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
+import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
+import { once } from '../disposables';
+import type { EngineAccess } from './controller';
+
+export interface EngineParts {
+  /** Every port except the model, built by the composition root. */
+  readonly deps: () => Omit<SessionDeps, 'model'>;
+  readonly settings: () => PlanwiseSettings;
+  readonly trusted: () => boolean;
+  readonly apiKey: () => Promise<string | undefined>;
+  readonly observer: ModelObserver;
+  readonly log: (line: string) => void;
+}
+
+/** No key is stored and the server is not a local one: the person is asked to set one first. */
+export class MissingApiKeyError extends Error {
+  constructor(readonly baseUrl: string) {
+    super(`No API key is set for ${baseUrl}.`);
+    this.name = 'MissingApiKeyError';
+  }
+}
+
+const loadModules = once(async () => {
+  const [session, openai, archive] = await Promise.all([
+    import('../../core/session/session'),
+    import('../../node/openaiModelClient'),
+    import('../../core/events/archive'),
+  ]);
+  return {
+    createSession: session.createSession,
+    resumeSession: session.resumeSession,
+    OpenAI: openai.OpenAIModelClient,
+    SessionArchive: archive.SessionArchive,
+  };
+});
+
+export function createEngineAccess(parts: EngineParts): EngineAccess {
+  const modelFor = async (settings: PlanwiseSettings): Promise<ModelClient> => {
+    const { OpenAI } = await loadModules();
+    const key = await parts.apiKey();
+    if (key === undefined && !isLocalEndpoint(settings.baseUrl)) throw new MissingApiKeyError(settings.baseUrl);
+    const client = new OpenAI({
+      baseURL: settings.baseUrl,
+      ...(key !== undefined ? { apiKey: key } : {}),
+      log: (line) => parts.log(`model client: ${line}`),
+    });
+    return new ObservedModelClient(client, parts.observer);
+  };
+  const build = async () => {
+    const settings = parts.settings();
+    const deps: SessionDeps = { ...parts.deps(), model: await modelFor(settings) };
+    return { deps, config: toSessionConfig(settings, parts.trusted) };
+  };
+  return {
+    async create(): Promise<Session> {
+      const { createSession } = await loadModules();
+      const { deps, config } = await build();
+      return createSession(deps, config);
+    },
+    async resume(sessionId: string) {
+      const { resumeSession, SessionArchive } = await loadModules();
+      const { deps, config } = await build();
+      const loaded = deps.archive ? await SessionArchive.load(deps.archive, sessionId) : undefined;
+      const session = await resumeSession(deps, config, sessionId);
+      if (!session || !loaded) {
+        throw new Error(
+          `Session ${sessionId} cannot be resumed: its archive is missing or has no checkpoint. Start a new plan instead.`,
+        );
+      }
+      return { session, events: loaded.events };
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Plan files as the host needs them: is this a plan, which plan is newest, its saved revisions,
+ * which two files "Compare Plan Revisions" shows, and the gate card's contents. Reads go through
+ * the `WorkspaceReader` port, so this works on real folders in tests.
+ */
+import { basename, dirname, join, relative, sep } from 'node:path';
+import type { WorkspaceReader } from '../../core/ports';
+import { validatePlan } from '../../core/plan/validator';
+import { isPlanFileName, planPaths, revisionOf } from '../../core/plan/storeLayout';
+import { stripTrackerBlock } from '../../core/plan/trackerBlock';
+
+export interface Comparison {
+  readonly left: string;
+  readonly right: string;
+  readonly title: string;
+}
+
+export interface PlanCard {
+  readonly title: string;
+  readonly summary: string;
+  readonly steps: string[];
+  readonly validation: { valid: boolean; problems: string[] };
+}
+
+const decoder = new TextDecoder();
+
+export class PlanFiles {
+  constructor(
+    private readonly reader: WorkspaceReader,
+    /** Plans folder, workspace-relative (read at every call: the setting may change). */
+    private readonly plansDir: () => string,
+  ) {}
+
+  get root(): string {
+    return this.reader.roots[0]!;
+  }
+
+  get dir(): string {
+    return join(this.root, this.plansDir());
+  }
+
+  /** A plan file directly inside the plans folder of any workspace root. */
+  isPlanFile(path: string): boolean {
+    if (!isPlanFileName(basename(path))) return false;
+    const folder = dirname(path);
+    return this.reader.roots.some((r) => relative(join(r, this.plansDir()), folder) === '');
+  }
+
+  async read(path: string): Promise<string> {
+    return decoder.decode(await this.reader.readFile(path));
+  }
+
+  /** The most recently modified plan, or undefined when there is none. */
+  async newest(): Promise<string | undefined> {
+    let entries;
+    try {
+      entries = await this.reader.readDir(this.dir);
+    } catch {
+      return undefined;
+    }
+    let best: { path: string; mtime: number } | undefined;
+    for (const e of entries) {
+      if (e.type !== 'file' || !isPlanFileName(e.name)) continue;
+      const path = join(this.dir, e.name);
+      const st = await this.reader.stat(path);
+      if (st && (!best || st.mtimeMs > best.mtime)) best = { path, mtime: st.mtimeMs };
+    }
+    return best?.path;
+  }
+
+  /** Absolute paths of the plan's history entries, oldest first. */
+  async revisions(planFile: string): Promise<string[]> {
+    const stem = basename(planFile).replace(/\.md$/, '');
+    const history = planPaths(dirname(planFile), stem).history;
+    let entries;
+    try {
+      entries = await this.reader.readDir(history);
+    } catch {
+      return [];
+    }
+    return entries
+      .filter((e) => e.type === 'file')
+      .map((e) => ({ n: revisionOf(e.name), name: e.name }))
+      .filter((x): x is { n: number; name: string } => x.n !== undefined)
+      .sort((a, b) => a.n - b.n)
+      .map((x) => join(history, x.name));
+  }
+
+  /**
+   * The previous revision against the plan as it is now. When the plan file holds text no
+   * revision has (a hand edit), it is compared with the latest revision instead.
+   */
+  async comparison(planFile: string): Promise<Comparison | undefined> {
+    const revs = await this.revisions(planFile);
+    if (revs.length === 0) return undefined;
+    const current = await this.read(planFile);
+    const latest = revs[revs.length - 1]!;
+    const latestText = await this.read(latest);
+    const name = basename(planFile);
+    if (normalise(latestText) !== normalise(current)) {
+      return { left: latest, right: planFile, title: `${name}: revision ${revs.length} ↔ current file` };
+    }
+    if (revs.length < 2) return undefined;
+    return {
+      left: revs[revs.length - 2]!,
+      right: planFile,
+      title: `${name}: revision ${revs.length - 1} ↔ ${revs.length}`,
+    };
+  }
+
+  async describe(planFile: string): Promise<PlanCard> {
+    const markdown = await this.read(planFile);
+    const v = validatePlan(markdown);
+    return {
+      title: v.summary.title || basename(planFile),
+      summary: v.summary.summary,
+      steps: v.summary.steps.map((s) => s.action),
+      validation: {
+        valid: v.valid,
+        problems: v.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
+      },
+    };
+  }
+
+  /** Workspace-relative with forward slashes; absolute paths outside every root stay as they are. */
+  relative(path: string): string {
+    for (const r of this.reader.roots) {
+      const rel = relative(r, path);
+      if (rel !== '' && !rel.startsWith('..') && !/^[A-Za-z]:/.test(rel) && !rel.startsWith(sep)) {
+        return rel.split(sep).join('/');
+      }
+    }
+    return path;
+  }
+
+  /** An absolute path for a path the panel shows: relative ones resolve against the first root. Undefined outside every root. */
+  resolveInWorkspace(path: string): string | undefined {
+    const abs = /^([A-Za-z]:[\\/]|[\\/])/.test(path) ? path : join(this.root, path);
+    return this.reader.roots.some((r) => {
+      const rel = relative(r, abs);
+      return rel === '' || (!rel.startsWith('..') && !/^[A-Za-z]:/.test(rel) && !rel.startsWith(sep));
+    })
+      ? abs
+      : undefined;
+  }
+}
+
+/** Plan text as revisions store it: without the embedded tracker block (progress is not a plan change). */
+function normalise(text: string): string {
+  return stripTrackerBlock(text.replace(/\r\n/g, '\n')).replace(/\s+$/, '');
+}
