@@ -1,4 +1,5 @@
 /** The panel: header, notices, tracker, transcript, the open prompt, and the composer. */
+import { useEffect, useRef } from 'preact/hooks';
 import type { PanelServices } from './context';
 import { PanelContext, useViewState } from './context';
 import { fileLinkTarget } from './fileRefs';
@@ -13,7 +14,19 @@ import { Transcript } from './components/Transcript';
 
 export function App({ store, services }: { store: PanelStore; services: PanelServices }) {
   const state = useViewState(store);
+  const root = useRef<HTMLDivElement>(null);
   const handoffRunning = state.handoff !== null;
+  const prompts = [state.gate, state.interview, state.enterPlanning, state.grantMore]
+    .map((p) => p?.requestId ?? '')
+    .join('|');
+
+  // When a prompt closes, focus would fall to <body>: hand it to the composer instead.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    root.current?.querySelector<HTMLTextAreaElement>('.pw-composer textarea:not(:disabled)')?.focus();
+  }, [prompts, handoffRunning]);
+
   const dock =
     state.handoff || state.gate || state.interview || state.enterPlanning || state.grantMore ? (
       <div class="pw-dock">
@@ -28,6 +41,7 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
   return (
     <PanelContext.Provider value={services}>
       <div
+        ref={root}
         class="pw-app"
         onClick={(e) => {
           const file = fileLinkTarget(e.target);

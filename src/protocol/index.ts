@@ -12,6 +12,7 @@ export * from './hostMessages';
 export * from './webviewMessages';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
+export { renderPanelHtml, type PanelHtmlOptions } from './panelHtml';
 
 export type ParseResult<T> = { ok: true; msg: T } | { ok: false; error: string };
 

@@ -128,9 +128,12 @@ describe('panel: interview wizard', () => {
     assert.match(checked(again)[0] ?? '', /^Redis/);
   });
 
-  it('disappears when the host clears it', () => {
+  it('disappears when the host clears it and hands focus to the composer', () => {
     const p = open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
     p.update([{ op: 'interview.set', interview: null }]);
     assert.equal(p.queryByRole('region', { name: 'Planwise has a question' }), null);
+    assert.equal(document.activeElement, p.getByLabelText('Message Planwise'));
   });
 });

@@ -84,6 +84,7 @@ describe('panel in Chromium', function () {
       if (m.type() === 'warning') warnings.push(m.text());
     });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.addInitScript({ path: join(__dirname, 'harness', 'harness.js') });
     if (now !== undefined) await page.clock.setFixedTime(now);
     await page.goto(`${server.origin}/?theme=${theme}`);
     await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'ready'));

@@ -1,13 +1,15 @@
 /**
- * A loopback HTTP server for the page tests: the harness page (with a fresh CSP nonce per
- * request), the built bundle and CSS from media/, and a `/pwned` trap that counts requests an
- * injected script might make.
+ * A loopback HTTP server for the page tests: the panel page exactly as the host renders it
+ * (`renderPanelHtml`, fresh nonces per request) plus the theme's variables, the built bundle and
+ * CSS from media/, and a `/pwned` trap that counts requests an injected script might make.
+ * The fake VS Code API comes from harness/harness.js, installed as an init script.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { renderPanelHtml } from '../../src/protocol';
 
 const repo = resolve(__dirname, '../..');
 const ROOTS: Record<string, string> = {
@@ -21,7 +23,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.html': 'text/html; charset=utf-8',
 };
-export const THEMES = { dark: 'dark', light: 'light', hc: 'high-contrast' } as const;
+/** Theme name → the body class VS Code sets for it. */
+export const THEMES = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' } as const;
 export type Theme = keyof typeof THEMES;
 
 export interface PageServer {
@@ -34,7 +37,6 @@ export interface PageServer {
 export async function startPageServer(): Promise<PageServer> {
   let hits = 0;
   let origin = '';
-  const template = await readFile(join(__dirname, 'harness', 'index.html'), 'utf8');
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', origin);
@@ -49,14 +51,15 @@ export async function startPageServer(): Promise<PageServer> {
           res.writeHead(400).end(`Unknown theme '${theme}'; use one of ${Object.keys(THEMES).join(', ')}.`);
           return;
         }
-        const nonce = randomBytes(16).toString('base64');
-        const styleNonce = randomBytes(16).toString('base64');
-        const html = template
-          .replaceAll('{{NONCE}}', nonce)
-          .replaceAll('{{STYLE_NONCE}}', styleNonce)
-          .replaceAll('{{ORIGIN}}', origin)
-          .replaceAll('{{THEME}}', theme)
-          .replaceAll('{{THEME_CLASS}}', THEMES[theme]);
+        const html = renderPanelHtml({
+          cspSource: origin,
+          scriptNonce: randomBytes(16).toString('base64'),
+          styleNonce: randomBytes(16).toString('base64'),
+          scriptUri: '/media/webview.js',
+          // VS Code puts the theme's variables on <html>; the harness loads them as a sheet.
+          styleUris: [`/harness/theme-${theme}.css`, '/media/codicons/codicon.css', '/media/panel.css'],
+          title: 'Planwise panel harness',
+        });
         res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-store' }).end(html);
         return;
       }

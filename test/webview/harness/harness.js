@@ -1,9 +1,11 @@
-/* global window, document, MessageEvent */
-// Stands in for VS Code around the panel: a fake acquireVsCodeApi that records what the panel
-// posts, a way for the test to deliver host messages, and watchers for anything that must
-// never happen (CSP violations, uncaught errors).
+/* global window, document, location, MessageEvent, MutationObserver */
+// Installed as an init script before the panel loads: stands in for VS Code around the panel.
+// A fake acquireVsCodeApi records what the panel posts, `deliver` plays host messages, and
+// watchers record anything that must never happen (CSP violations, uncaught errors). Like VS
+// Code, it puts the theme's class on <body>.
 (function () {
   'use strict';
+  var THEME_CLASS = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' };
   var state;
   var acquired = false;
   var harness = {
@@ -26,6 +28,13 @@
   window.addEventListener('error', function (e) {
     harness.errors.push(String(e.message));
   });
+  var theme = new URL(location.href).searchParams.get('theme') || 'dark';
+  new MutationObserver(function (_, observer) {
+    if (document.body) {
+      document.body.classList.add(THEME_CLASS[theme] || 'vscode-dark');
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
   window.acquireVsCodeApi = function () {
     if (acquired) throw new Error('acquireVsCodeApi may be called only once');
     acquired = true;

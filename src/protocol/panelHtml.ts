@@ -1,0 +1,67 @@
+/**
+ * The panel's HTML document, as the host serves it and the page tests load it. Kept beside the
+ * protocol because it is part of the host↔webview contract: the bundle renders into `#root`,
+ * and the content security policy below is the one the bundle is tested under.
+ *
+ * Policy: no default sources; scripts only with the per-load nonce; styles and fonts only from
+ * the webview's own resource origin, plus a separate style nonce that the UI toolkit reads from
+ * `<meta property="csp-nonce">` for its one `:focus-visible` feature probe. No `unsafe-inline`,
+ * no `unsafe-eval`.
+ */
+
+export interface PanelHtmlOptions {
+  /** `webview.cspSource`: the origin the panel's files are served from. */
+  cspSource: string;
+  /** A fresh random nonce per render, e.g. `crypto.randomBytes(16).toString('base64')`. */
+  scriptNonce: string;
+  /** Another fresh random nonce, different from `scriptNonce`. */
+  styleNonce: string;
+  /** The bundle, `media/webview.js`, as a webview URI. */
+  scriptUri: string;
+  /** Style sheets in order, e.g. `media/codicons/codicon.css` then `media/panel.css`. */
+  styleUris: readonly string[];
+  title?: string;
+}
+
+const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
+
+function attr(value: string): string {
+  return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function renderPanelHtml(o: PanelHtmlOptions): string {
+  for (const [name, nonce] of [
+    ['scriptNonce', o.scriptNonce],
+    ['styleNonce', o.styleNonce],
+  ] as const) {
+    if (!NONCE.test(nonce)) {
+      throw new Error(`${name} must be at least 16 base64 characters from a fresh random source; got '${nonce}'.`);
+    }
+  }
+  if (o.scriptNonce === o.styleNonce) throw new Error('scriptNonce and styleNonce must differ.');
+  if (/[\s;,']/.test(o.cspSource)) throw new Error(`cspSource '${o.cspSource}' is not a single CSP source.`);
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${o.scriptNonce}'`,
+    `style-src ${o.cspSource} 'nonce-${o.styleNonce}'`,
+    `font-src ${o.cspSource}`,
+    `img-src ${o.cspSource}`,
+  ].join('; ');
+  const styles = o.styleUris.map((u) => `    <link rel="stylesheet" href="${attr(u)}" />`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta http-equiv="Content-Security-Policy" content="${attr(csp)}" />
+    <meta property="csp-nonce" content="${attr(o.styleNonce)}" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+${styles}
+    <title>${attr(o.title ?? 'Planwise')}</title>
+  </head>
+  <body>
+    <div id="root"></div>
+    <script nonce="${attr(o.scriptNonce)}" src="${attr(o.scriptUri)}"></script>
+  </body>
+</html>
+`;
+}
