@@ -38,6 +38,8 @@ describe('gate: paths (step 8)', () => {
     expectBlocked('rg --ignore-file=/etc/x foo', 'path', "'/etc/x'");
     expectBlocked('grep -f/etc/passwd x', 'path', "'/etc/passwd'");
     expectBlocked('ls a=~/x', 'path');
+    expectBlocked('ls --path=a:~/x', 'path', "'~/x'");
+    expectAllowed("ls --path=a:'~/x'");
   });
   it('rejects relative paths that climb out of the workspace', () => {
     expectBlocked('cat ../secret', 'path', "'../secret'");

@@ -68,8 +68,9 @@ export function resolveDirs(
 
 /**
  * The path-like parts of one argument: the word itself, the value after the first `=` of an
- * option or assignment-like word (`--file=/etc/x`, `a=~/x`), and the value glued to a short
- * option (`-f/etc/x`). Returns the first part that leaves the workspace, or null.
+ * option or assignment-like word (`--file=/etc/x`, `a=~/x`), a `~` after a `:` (`a=b:~/x`), and
+ * the value glued to a short option (`-f/etc/x`). Returns the first part that leaves the
+ * workspace, or null.
  */
 export function outsidePathIn(word: Word, cwds: readonly string[], ctx: GateContext): string | null {
   const v = word.value;
@@ -80,6 +81,11 @@ export function outsidePathIn(word: Word, cwds: readonly string[], ctx: GateCont
     const value = v.slice(eq + 1);
     // Tilde expansion after `=` happens only when the `~` itself was not quoted.
     if (!pathStaysInside(value, eq + 1 < word.firstQuoted, cwds, ctx)) return value;
+  }
+  // In words that look like assignments, bash also expands an unquoted `~` right after a `:`.
+  for (let colon = v.indexOf(':~'); colon >= 0; colon = v.indexOf(':~', colon + 1)) {
+    const value = v.slice(colon + 1);
+    if (colon + 1 < word.firstQuoted && !pathStaysInside(value, true, cwds, ctx)) return value;
   }
   if (v.startsWith('-') && !v.startsWith('--')) {
     const slash = v.search(/[/~]/);

@@ -3,6 +3,12 @@
  * redirections, then the split into segments. The scanner follows POSIX shell quoting itself and
  * then asks `shell-quote` to tokenise the same text; the command counts as parsed only when both
  * agree word for word, so a construct either of them misreads is rejected instead of guessed at.
+ *
+ * The second opinion is skipped only when it cannot differ: when, outside quotes, the command
+ * holds nothing but ASCII words, blanks and the operators `&&`, `||`, `|`, `;` (no backslash,
+ * `#`, `$` or `;;`). Quoted text is literal to both tokenisers (the raw rules have already refused
+ * `$`, backticks and backslashes inside double quotes). The scanner itself has been compared with
+ * dash and bash on random commands built from shell syntax.
  */
 import { parse } from 'shell-quote';
 import { blocked, type Segment, type Verdict, type Word } from './types';
@@ -12,10 +18,6 @@ export type ScanResult =
 
 type Op = '&&' | '||' | ';' | '|' | '\n';
 type Token = Word | Op;
-
-const NORMAL = 0;
-const SINGLE = 1;
-const DOUBLE = 2;
 
 const ALLOWED_REDIRECTS = ['2>&1', '2>/dev/null'] as const;
 const GLOB_CHARS = new Set(['*', '?', '[', ']', '{', '}']);
@@ -72,34 +74,64 @@ function redirectVerdict(op: string): Verdict {
   return blocked('redirect', `output redirection '${op}' is not read-only`);
 }
 
-/** Scans, checks and splits a command (steps 1–3). Segments may still be empty; see `splitSegments`. */
+const BACKTICK = blocked('raw.backtick', 'backtick command substitution is not allowed');
+const BACKSLASH_IN_DOUBLE = blocked('raw.double-quote', "'\\' inside double quotes is not allowed; use single quotes");
+
+/** The first forbidden control character in `s[from, to)`, as a verdict. */
+function controlIn(s: string, from: number, to: number): Verdict | null {
+  for (let k = from; k < to; k++) {
+    const code = s.charCodeAt(k);
+    if (isForbiddenControl(code)) return controlVerdict(code);
+  }
+  return null;
+}
+
+/** Scans, checks and splits a command (steps 1–3). */
 export function scanCommand(s: string): ScanResult {
   const tokens: Token[] = [];
   const cleaned: string[] = []; // the text handed to shell-quote: allowed redirections and comments cut out
   let mark = 0;
   let firstRedirect: Verdict | null = null;
-  let mode = NORMAL;
+  // The word being built: `cur` plus the literal source run s[run, i) not yet appended.
   let cur = null as string | null;
+  let run = -1;
   let tilde = false;
-  let firstQuoted = 0;
+  let firstQuoted = -1;
+  // Set by the characters on which two tokenisers can differ (backslash, `#`, `$`, `;;`, non-ASCII).
+  let subtle = false;
   const fail = (verdict: Verdict): ScanResult => ({ ok: false, verdict });
-  const endWord = () => {
+  const flush = (i: number) => {
+    if (run >= 0) {
+      cur += s.slice(run, i);
+      run = -1;
+    }
+  };
+  const endWord = (i: number) => {
     if (cur === null) return;
-    tokens.push({ value: cur, tilde, firstQuoted: firstQuoted < 0 ? cur.length : firstQuoted });
+    flush(i);
+    const value = cur as string;
+    tokens.push({ value, tilde, firstQuoted: firstQuoted < 0 ? value.length : firstQuoted });
     cur = null;
   };
-  const startWord = () => {
+  /** Starts a word if none is open; with `quoted`, notes where its first quoted character sits. */
+  const open = (i: number, quoted: boolean) => {
+    if (cur === null) {
+      cur = '';
+      tilde = false;
+      firstQuoted = -1;
+    } else flush(i);
+    if (quoted && firstQuoted < 0) firstQuoted = (cur as string).length;
+  };
+  const literal = (i: number) => {
     if (cur === null) {
       cur = '';
       tilde = false;
       firstQuoted = -1;
     }
+    if (run < 0) run = i;
   };
-  const markQuoted = () => {
-    if (firstQuoted < 0) firstQuoted = (cur as string).length;
-  };
-  const redirect = (op: string) => {
-    endWord();
+  const redirect = (i: number, op: string) => {
+    endWord(i);
     if (!firstRedirect) firstRedirect = redirectVerdict(op);
   };
 
@@ -108,86 +140,96 @@ export function scanCommand(s: string): ScanResult {
     const code = s.charCodeAt(i);
     if (isForbiddenControl(code)) return fail(controlVerdict(code));
     const c = s[i] as string;
-    if (mode === SINGLE) {
-      if (c === "'") mode = NORMAL;
-      else cur += c;
-      continue;
-    }
-    if (mode === DOUBLE) {
-      if (c === '"') mode = NORMAL;
-      else if (c === '`') return fail(blocked('raw.backtick', 'backtick command substitution is not allowed'));
-      else if (c === '$') return fail(dollarVerdict(s, i, true) as Verdict);
-      else if (c === '\\') {
-        return fail(blocked('raw.double-quote', "'\\' inside double quotes is not allowed; use single quotes"));
-      } else cur += c;
-      continue;
-    }
     switch (c) {
       case ' ':
       case '\t':
-        endWord();
+        endWord(i);
         break;
       case '\n':
-        endWord();
+        endWord(i);
         tokens.push('\n');
         cleaned.push(s.slice(mark, i), ' ; ');
         mark = i + 1;
         break;
-      case "'":
-      case '"':
-        startWord();
-        markQuoted();
-        mode = c === "'" ? SINGLE : DOUBLE;
+      case "'": {
+        // Single quotes: everything up to the next quote is literal.
+        open(i, true);
+        const close = s.indexOf("'", i + 1);
+        const bad = controlIn(s, i + 1, close < 0 ? n : close);
+        if (bad) return fail(bad);
+        if (close < 0) return fail(blocked('raw.quote', "unbalanced single quote (')"));
+        cur += s.slice(i + 1, close);
+        i = close;
         break;
+      }
+      case '"': {
+        // Double quotes: literal too, but `$`, backtick and backslash would be interpreted.
+        open(i, true);
+        let k = i + 1;
+        for (; k < n; k++) {
+          const kc = s.charCodeAt(k);
+          if (kc === 0x22 /* " */) break;
+          if (isForbiddenControl(kc)) return fail(controlVerdict(kc));
+          if (kc === 0x60 /* ` */) return fail(BACKTICK);
+          if (kc === 0x24 /* $ */) return fail(dollarVerdict(s, k, true) as Verdict);
+          if (kc === 0x5c /* \ */) return fail(BACKSLASH_IN_DOUBLE);
+        }
+        if (k >= n) return fail(blocked('raw.quote', 'unbalanced double quote (")'));
+        cur += s.slice(i + 1, k);
+        i = k;
+        break;
+      }
       case '\\': {
+        subtle = true;
         if (i + 1 >= n) return fail(blocked('raw.quote', 'a trailing backslash escapes nothing'));
         const nextCode = s.charCodeAt(i + 1);
         if (nextCode === 0x0a) {
+          flush(i);
           cleaned.push(s.slice(mark, i)); // line continuation: the shell joins the lines
           mark = i + 2;
         } else {
           if (isForbiddenControl(nextCode)) return fail(controlVerdict(nextCode));
-          startWord();
-          markQuoted();
-          cur += s[i + 1] as string;
+          open(i, true);
+          run = i + 1;
         }
         i++;
         break;
       }
       case '`':
-        return fail(blocked('raw.backtick', 'backtick command substitution is not allowed'));
+        return fail(BACKTICK);
       case '$': {
         const v = dollarVerdict(s, i, false);
         if (v) return fail(v);
-        startWord();
-        cur += c;
+        subtle = true;
+        literal(i);
         break;
       }
       case '<': {
         const next = s[i + 1];
         if (next === '(') return fail(blocked('raw.process-substitution', "process substitution '<(' is not allowed"));
         if (next === '<') return fail(blocked('raw.heredoc', "here-document '<<' is not allowed"));
-        redirect(next === '&' || next === '>' ? `<${next}` : '<');
-        if (next === '&' || next === '>') i++;
+        const two = next === '&' || next === '>';
+        redirect(i, two ? `<${next}` : '<');
+        if (two) i++;
         break;
       }
       case '>': {
         const next = s[i + 1];
         if (next === '(') return fail(blocked('raw.process-substitution', "process substitution '>(' is not allowed"));
         const two = next === '>' || next === '|' || next === '&';
-        redirect(two ? `>${next}` : '>');
+        redirect(i, two ? `>${next}` : '>');
         if (two) i++;
         break;
       }
       case '&': {
         const next = s[i + 1];
         if (next === '&') {
-          endWord();
+          endWord(i);
           tokens.push('&&');
           i++;
         } else if (next === '>') {
           const append = s[i + 2] === '>';
-          redirect(append ? '&>>' : '&>');
+          redirect(i, append ? '&>>' : '&>');
           i += append ? 2 : 1;
         } else {
           return fail(blocked('raw.background', "a single '&' (background job) is not allowed"));
@@ -196,42 +238,42 @@ export function scanCommand(s: string): ScanResult {
       }
       case '|': {
         const next = s[i + 1];
-        endWord();
+        endWord(i);
         if (next === '|') {
           tokens.push('||');
           i++;
         } else if (next === '&') {
-          redirect('|&');
+          redirect(i, '|&');
           i++;
         } else tokens.push('|');
         break;
       }
       case ';':
-        endWord();
+        endWord(i);
         tokens.push(';');
+        if (s.charCodeAt(i - 1) === 0x3b /* ; */) subtle = true;
         break;
       case '(':
       case ')':
         return fail(blocked('raw.subshell', `unquoted '${c}' (subshell or grouping) is not allowed`));
-      case '#':
+      case '#': {
+        subtle = true;
         if (cur !== null) {
-          cur += c;
+          literal(i);
           break;
         }
-        {
-          // A comment runs to the end of the line; nothing in it is executed.
-          let j = s.indexOf('\n', i);
-          if (j < 0) j = n;
-          for (let k = i + 1; k < j; k++) {
-            const kc = s.charCodeAt(k);
-            if (isForbiddenControl(kc)) return fail(controlVerdict(kc));
-          }
-          cleaned.push(s.slice(mark, i));
-          mark = j;
-          i = j - 1;
-        }
+        // A comment runs to the end of the line; nothing in it is executed.
+        let j = s.indexOf('\n', i);
+        if (j < 0) j = n;
+        const bad = controlIn(s, i + 1, j);
+        if (bad) return fail(bad);
+        cleaned.push(s.slice(mark, i));
+        mark = j;
+        i = j - 1;
         break;
+      }
       default:
+        if (code >= 0x7f) subtle = true;
         if (GLOB_CHARS.has(c)) {
           return fail(blocked('raw.glob', `unquoted '${c}' is a glob or brace pattern; quote it`));
         }
@@ -248,19 +290,18 @@ export function scanCommand(s: string): ScanResult {
           }
         }
         if (cur === null && c === '~') {
-          startWord();
+          literal(i);
           tilde = true;
-        } else startWord();
-        cur += c;
+        } else literal(i);
     }
   }
-  if (mode === SINGLE) return fail(blocked('raw.quote', "unbalanced single quote (')"));
-  if (mode === DOUBLE) return fail(blocked('raw.quote', 'unbalanced double quote (")'));
-  endWord();
+  endWord(n);
   if (firstRedirect) return fail(firstRedirect);
-  cleaned.push(s.slice(mark));
-  const mismatch = crossCheck(cleaned.join(''), tokens);
-  if (mismatch) return fail(mismatch);
+  if (subtle) {
+    cleaned.push(s.slice(mark));
+    const mismatch = crossCheck(cleaned.join(''), tokens);
+    if (mismatch) return fail(mismatch);
+  }
   return splitSegments(tokens);
 }
 
