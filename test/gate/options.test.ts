@@ -155,6 +155,7 @@ describe('gate: unsafe options (step 7)', () => {
       "bat --pager='less' f",
       'bat --paging=always f',
       'bat cache --build',
+      'bat --generate-config-file',
       "cargo --config 'build.rustc-wrapper=x' check",
       'cargo clippy --fix',
       'npm test --script-shell=./x.sh',

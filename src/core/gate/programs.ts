@@ -132,9 +132,12 @@ function checkUniq(args: readonly Word[]): Verdict | null {
   return operands > 1 ? blocked('option', "'uniq' with a second file name writes its output to that file") : null;
 }
 
-/** Beyond the table: bat's pager runs a program; `bat cache` writes bat's cache. */
+/** Beyond the table: bat's pager runs a program; `bat cache` and `--generate-config-file` write files. */
 function checkBat(args: readonly Word[]): Verdict | null {
   if (args[0]?.value === 'cache') return blocked('option', "'bat cache' writes files");
+  if (args.some((w) => longOption(w.value, ['--generate-config-file']))) {
+    return blocked('option', "'bat --generate-config-file' writes a configuration file");
+  }
   for (let k = 0; k < args.length; k++) {
     const w = (args[k] as Word).value;
     if (longOption(w, ['--pager'])) return blocked('option', `'bat ${w}' runs a pager program`);
