@@ -5,7 +5,18 @@
 // folder holding the tracked sources, so the shared checkout's dist/ and planwise.vsix are left
 // alone. Sizes are bytes on disk; gzip sizes use node:zlib at its default level.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -28,37 +39,80 @@ function run(cmd, args, cwd, timeoutMs) {
   return { ok: r.status === 0, status: r.status ?? r.signal ?? r.error?.message, output };
 }
 
+/** The lines that say what went wrong (error lines first, else the last few). */
 function lastLines(text, n = 3) {
-  return oneLine(
-    text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .slice(-n)
-      .join(' | '),
-  );
+  const lines = text.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
+  const errors = lines.filter((l) => /error|cannot|failed|not found/i.test(l));
+  return oneLine((errors.length > 0 ? errors.slice(0, n) : lines.slice(-n)).join(' | '));
 }
 
-/** Tracked files of `folder` (so generated or untracked files never leak into the measurement). */
-function trackedFiles(folder) {
-  const r = run('git', ['ls-files', '-z', '--', folder], repoRoot, 30_000);
-  if (!r.ok) return [];
-  return r.output.split('\0').filter((f) => f !== '' && existsSync(path.join(repoRoot, f)));
-}
+/** What esbuild.mjs writes into media/: left out of the staging copy so the build makes them afresh. */
+const GENERATED_MEDIA = /^(webview\.(js|css)(\.map)?|codicons)$/;
 
-/** A staging folder that looks like a clean checkout: copies of the packaging inputs, links to the sources. */
+/**
+ * A staging folder holding what `npm run package` reads from the checkout: copies of the manifest,
+ * build script, docs and media (without earlier build output), and links to the sources.
+ */
 function stage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-bundle-'));
   for (const link of ['src', 'webview', 'node_modules', 'tsconfig.json']) {
     if (existsSync(path.join(repoRoot, link))) symlinkSync(path.join(repoRoot, link), path.join(dir, link));
   }
   const copies = ['package.json', 'esbuild.mjs', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
-  for (const file of [...copies, ...trackedFiles('media')]) {
+  const media = existsSync(path.join(repoRoot, 'media'))
+    ? readdirSync(path.join(repoRoot, 'media'))
+        .filter((f) => !GENERATED_MEDIA.test(f))
+        .map((f) => `media/${f}`)
+    : [];
+  for (const file of [...copies, ...media]) {
     const from = path.join(repoRoot, file);
     if (!existsSync(from)) continue;
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    cpSync(from, path.join(dir, file));
+    cpSync(from, path.join(dir, file), { recursive: true });
   }
   return dir;
+}
+
+/** Where an input of the bundle comes from: an npm package, or a source folder. */
+function originOf(input, dir) {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  if (pkg) return pkg[1];
+  const rel = path.relative(repoRoot, path.resolve(dir, input)).split(path.sep);
+  return rel.slice(0, rel[0] === 'src' ? 2 : 1).join('/');
+}
+
+/**
+ * The extension bundle's largest contributors (minified bytes in the output, by package or source
+ * folder), from the same entry and options as esbuild.mjs plus a metafile.
+ */
+async function extensionContributors(dir) {
+  const result = await esbuild.build({
+    absWorkingDir: dir,
+    entryPoints: ['src/extension.ts'],
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    external: ['vscode'],
+    define: { PLANWISE_VERSION: '"0"' },
+    legalComments: 'none',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const totals = new Map();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const origin = originOf(input, dir);
+      totals.set(origin, (totals.get(origin) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([origin, bytes]) => ({ origin, bytes }));
 }
 
 async function bundle() {
@@ -94,13 +148,23 @@ async function bundle() {
 
     const ext = sizes.extension;
     const met = ext.bytes <= EXTENSION_GOAL_BYTES;
+    const contributors = await extensionContributors(dir).catch(() => []);
     const parts = [
       `extension ${formatBytes(ext.bytes)} (gzip ${formatBytes(ext.gzipBytes)})`,
       `cli ${formatBytes(sizes.cli.bytes)} (gzip ${formatBytes(sizes.cli.gzipBytes)})`,
       `webview ${formatBytes(sizes.webview.bytes)} (gzip ${formatBytes(sizes.webview.gzipBytes)})`,
       vsix.bytes !== null ? `VSIX ${formatBytes(vsix.bytes)}` : `VSIX not measured: ${vsix.reason}`,
     ];
-    return measured(parts.join('; '), met, { sizes, vsix, goalBytes: EXTENSION_GOAL_BYTES });
+    if (!met && contributors.length > 0) {
+      const top = contributors.slice(0, 3).map((c) => `${c.origin} ${formatBytes(c.bytes)}`);
+      parts.push(`extension's largest parts: ${top.join(', ')}`);
+    }
+    return measured(parts.join('; '), met, {
+      sizes,
+      vsix,
+      goalBytes: EXTENSION_GOAL_BYTES,
+      extensionContributors: contributors,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,7 @@ import { median, round, timeMs, formatMs } from './lib/stats.mjs';
 import { NO_MATCH_PATTERN, RARE_EVERY, RARE_PATTERN, TREE_FILES, ensureTree } from './lib/tree.mjs';
 
 export const GOAL_RATIO = 1.2;
-const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 9);
 
 const ENTRY = `
   export { NodeWorkspaceReader } from './src/node/fsWorkspace';

@@ -23,7 +23,7 @@ import { formatMs, median, round, timeMs } from './lib/stats.mjs';
 
 export const GOAL_RATIO = 1.2;
 const TURNS = Number(process.env.PLANWISE_BENCH_TURNS ?? 1000);
-const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 5);
 const WARMUP_TURNS = 100;
 const TASK = 'Plan how to add input validation to every exported function.';
 const FINAL = `<proposed_plan>

@@ -70,17 +70,17 @@ export function failureReason(script, run) {
 }
 
 /**
- * A value anywhere in `obj` whose key matches `pattern` and is a finite number, searched depth
- * first; `{ key, value }` or undefined.
+ * A finite number anywhere in `obj` whose key path (e.g. `frameWorkMs.p95`) matches `pattern`,
+ * shallow keys first; `{ key, value }` or undefined.
  */
 export function findNumber(obj, pattern, path = '') {
   if (!obj || typeof obj !== 'object') return undefined;
-  for (const [key, value] of Object.entries(obj)) {
-    const here = path ? `${path}.${key}` : key;
-    if (typeof value === 'number' && Number.isFinite(value) && pattern.test(key)) return { key: here, value };
+  const entries = Object.entries(obj).map(([key, value]) => [path ? `${path}.${key}` : key, value]);
+  for (const [here, value] of entries) {
+    if (typeof value === 'number' && Number.isFinite(value) && pattern.test(here)) return { key: here, value };
   }
-  for (const [key, value] of Object.entries(obj)) {
-    const found = findNumber(value, pattern, path ? `${path}.${key}` : key);
+  for (const [here, value] of entries) {
+    const found = findNumber(value, pattern, here);
     if (found) return found;
   }
   return undefined;

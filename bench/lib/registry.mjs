@@ -37,7 +37,7 @@ export const FIGURES = [
     id: 'runloop',
     title: 'Runloop overhead: 1,000 tool-call turns vs a bare openai SDK loop',
     goal: '≤ 1.2×',
-    method: 'same scripted loopback server; median wall time of 3 alternating rounds after a warm-up',
+    method: 'same scripted loopback server; median wall time of 5 alternating rounds after a warm-up',
     run: script('bench/runloop.mjs', 'runloop', { timeoutMs: 600_000 }),
   },
   {
@@ -51,7 +51,7 @@ export const FIGURES = [
     id: 'codeSearch',
     title: '`code_search` vs raw `rg` on a generated 50,000-file tree',
     goal: '≤ 1.2×',
-    method: 'median of 7 interleaved runs each, after a warm-up; a rare pattern and a no-match pattern',
+    method: 'median of 9 interleaved runs each, after a warm-up; a rare pattern and a no-match pattern',
     run: script('bench/codeSearch.mjs', 'codeSearch', { timeoutMs: 600_000 }),
   },
   {
