@@ -4,15 +4,19 @@
  */
 import { spawn } from 'node:child_process';
 import type { CommandRunner, RunOptions, RunResult } from '../core/ports';
+import { scrubbedEnv } from './env';
 
 /** After killing the group, how long to wait for the pipes to close before giving up on them. */
 const CLOSE_GRACE_MS = 2000;
 
 export class NodeCommandRunner implements CommandRunner {
-  /** `baseEnv` is the environment options.env is laid over (default: this process's). */
+  /**
+   * `baseEnv` is the environment options.env is laid over: by default this process's, with every
+   * credential-looking variable removed (see `scrubbedEnv`).
+   */
   constructor(
     private readonly shell = '/bin/sh',
-    private readonly baseEnv: Readonly<Record<string, string | undefined>> = process.env,
+    private readonly baseEnv: Readonly<Record<string, string | undefined>> = scrubbedEnv(process.env),
   ) {}
 
   run(command: string, options: RunOptions): Promise<RunResult> {
