@@ -111,9 +111,9 @@ describe('exec_command', () => {
   });
 
   it('kills a command that runs past the timeout and says so', async () => {
-    const r = await execCommandTool.run({ command: 'tail -f a.txt' }, { ...ctx, execTimeoutMs: 300 });
+    const r = await execCommandTool.run({ command: 'tail -f a.txt' }, { ...ctx, execTimeoutMs: 2000 });
     assert.equal(r.ok, false);
-    assert.match(r.content, /^timed out after 0\.3 s and was killed; output so far:\nstdout:\nalpha\n/);
+    assert.match(r.content, /^timed out after 2 s and was killed; output so far:\nstdout:\nalpha\n/);
   });
 
   it('spools long output, keeping head and tail', async () => {

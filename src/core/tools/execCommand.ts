@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { checkShellCommand } from '../gate';
 import { failure, resultOf } from './result';
+import { symlinkEscape } from './symlinkEscape';
 import type { ToolDefinition } from './types';
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 30000;
@@ -43,6 +44,10 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
     });
     if (!verdict.allowed) return failure(verdict.reason, { blocked: true });
     if (!ctx.runner) return failure('exec_command is not available here: this host cannot run commands');
+    const escape = await symlinkEscape(args.command, ctx.reader, root);
+    if (escape !== undefined) {
+      return failure(`blocked: path '${escape}' resolves outside the workspace through a symlink`, { blocked: true });
+    }
 
     const timeoutMs = ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS;
     let run;
