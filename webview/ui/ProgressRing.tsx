@@ -1,10 +1,9 @@
 /**
- * The toolkit's indeterminate progress ring, for "working…" states. Decorative: the toolkit
- * would make it an assertive "Loading" alert, so it is hidden from assistive technology and the
- * visible text beside it carries the meaning.
+ * A small "working…" spinner. Decorative: the visible text beside it carries the meaning.
+ * It is the codicon spinner rather than the toolkit's <vscode-progress-ring>: the ring's SVG
+ * animation forced a layout on every frame, which doubled the panel's layout work while streaming;
+ * a rotating glyph only needs the compositor.
  */
-import './elements';
-
 export function ProgressRing() {
-  return <vscode-progress-ring class="pw-ring" aria-hidden="true" />;
+  return <span class="codicon codicon-loading codicon-modifier-spin pw-ring" aria-hidden="true" />;
 }

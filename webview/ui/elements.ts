@@ -9,7 +9,6 @@ declare module 'preact' {
         appearance?: 'primary' | 'secondary' | 'icon';
         disabled?: boolean;
       };
-      'vscode-progress-ring': HTMLAttributes<HTMLElement>;
     }
   }
 }
