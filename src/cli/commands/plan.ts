@@ -168,6 +168,7 @@ export async function driveSession(
       run.ui.line(run.style.yellow('Interrupted: stopping the current turn…'));
       session.cancel();
     };
+    run.input.listen();
   }
   try {
     let next = first;

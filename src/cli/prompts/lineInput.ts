@@ -3,7 +3,8 @@
  *
  * One readline interface serves the whole run and queues lines that arrive before a prompt
  * asks for them, so scripted input (a pipe fed all at once) is never lost between prompts. The
- * interface is created on the first prompt only: a run that never asks never touches stdin.
+ * interface is opened by `listen()` (an interactive run calls it at its start, so Ctrl-C is
+ * handled from the first moment) or by the first prompt; a non-interactive run never touches stdin.
  * `ask` resolves to `null` at end of input or when the person presses Ctrl-C at the prompt;
  * Ctrl-C while no prompt waits calls `onInterrupt` (the command cancels the running turn).
  */
@@ -51,6 +52,11 @@ export class LineInput {
     if (!this.terminal) this.printer.write(line === null ? '\n' : `${line}\n`);
     this.printer.markLineStart();
     return line;
+  }
+
+  /** Starts reading stdin now: queues typed-ahead lines and handles Ctrl-C. */
+  listen(): void {
+    this.open();
   }
 
   /** Releases stdin (restores the terminal mode); later asks get null. */
