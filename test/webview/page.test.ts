@@ -20,6 +20,7 @@ interface Harness {
   cspViolations: { directive: string; blocked: string; sample: string }[];
   errors: string[];
   deliver(messages: unknown[]): void;
+  getState(): unknown;
 }
 declare global {
   interface Window {
@@ -417,6 +418,10 @@ describe('panel in Chromium', function () {
     await stream(30);
     assert.ok(Math.abs((await page.locator('.pw-scroller').evaluate((el) => el.scrollTop)) - top) <= 2, 'did not move');
     assert.ok((await distanceFromBottom()) > 300);
+    await page.waitForTimeout(400); // the scroll position is saved a moment after scrolling stops
+    const saved = (await page.evaluate(() => window.__harness.getState())) as { scrollTop: number; follow: boolean };
+    assert.equal(saved.follow, false);
+    assert.ok(Math.abs(saved.scrollTop - top) <= 2, 'the scroll position is kept in the UI state');
     await page.getByRole('button', { name: 'Jump to latest' }).click();
     await stream(5);
     assert.ok((await distanceFromBottom()) <= 24, 'follows again');

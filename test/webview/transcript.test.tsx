@@ -119,6 +119,24 @@ describe('panel: planning stream', () => {
   });
 });
 
+describe('panel: transcript scroll state', () => {
+  it('comes back not following when the person had scrolled up before the view was re-created', () => {
+    const items: TranscriptItem[] = Array.from({ length: 500 }, (_, i) => ({
+      id: `u${i}`,
+      kind: 'user',
+      text: `m${i}`,
+    }));
+    const following = mountPanel({ state: { transcript: items } });
+    assert.equal(following.queryByRole('button', { name: 'Jump to latest' }), null);
+    following.unmount();
+    const p = mountPanel({ state: { transcript: items }, savedUi: { follow: false, scrollTop: 0 } });
+    assert.ok(p.getByRole('button', { name: 'Jump to latest' }));
+    assert.ok(p.getByText('m0'), 'starts where the person was (the top), not at the end');
+    fireEvent.click(p.getByRole('button', { name: 'Jump to latest' }));
+    assert.equal(p.queryByRole('button', { name: 'Jump to latest' }), null);
+  });
+});
+
 describe('panel: robustness', () => {
   it('ignores malformed host messages and keeps working', () => {
     const p = mountPanel();
