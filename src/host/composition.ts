@@ -10,6 +10,7 @@ import type { ThreadEvent } from '../core/events/types';
 import type { WorkspaceReader, WorkspaceWriter } from '../core/ports';
 import { EXEC_ENV } from '../core/tools/execCommand';
 import { FileArchiveStore } from '../node/fileArchiveStore';
+import { scrubbedEnv } from '../node/env';
 import { NodeCommandRunner } from '../node/processRunner';
 import { createSearcher } from '../node/ripgrepSearcher';
 import { systemClock } from '../node/clock';
@@ -18,7 +19,7 @@ import { WorkspaceEditWriter } from './adapters/editWriter';
 import { ExcludingReader } from './adapters/filesExclude';
 import { RedactingArchiveStore, redactMessage } from './adapters/redactingArchive';
 import { findBundledRipgrep } from './adapters/ripgrep';
-import { TerminalCommandRunner, type TerminalHost } from './adapters/terminalRunner';
+import { TerminalCommandRunner, agentTerminalEnv, type TerminalHost } from './adapters/terminalRunner';
 import { VscodeWorkspaceReader, VscodeWorkspaceWriter } from './adapters/vscodeFs';
 import type { LensSource } from './codelens/provider';
 import { VerifyResults } from './codelens/verifyResults';
@@ -166,7 +167,7 @@ export function composeHost(shared: SharedParts): Host {
   const terminalRunner = store.add(
     new TerminalCommandRunner(terminalHost, new NodeCommandRunner(), {
       name: TERMINAL_NAME,
-      env: EXEC_ENV,
+      env: agentTerminalEnv(process.env, EXEC_ENV, scrubbedEnv),
       log: (l) => log.info(l),
     }),
   );

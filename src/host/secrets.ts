@@ -17,6 +17,7 @@ type Thenable<T> = PromiseLike<T>;
 export class ApiKeyStore {
   private cached: string | undefined;
   private loaded = false;
+  private lastFired = false;
   private readonly listeners = new Set<(hasKey: boolean) => void>();
   private readonly sub: { dispose(): unknown };
 
@@ -71,14 +72,16 @@ export class ApiKeyStore {
 
   private async reload(): Promise<void> {
     const value = await this.storage.get(API_KEY_SECRET);
-    const before = this.cached;
     this.cached = value === undefined || value === '' ? undefined : value;
     this.loaded = true;
-    if (before !== this.cached) this.fire();
+    this.fire();
   }
 
+  /** Tells listeners when having a key changed (never twice for one change seen from two sides). */
   private fire(): void {
     const has = this.cached !== undefined;
+    if (has === this.lastFired) return;
+    this.lastFired = has;
     for (const l of [...this.listeners]) l(has);
   }
 }

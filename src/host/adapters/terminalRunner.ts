@@ -54,6 +54,22 @@ const DEFAULT_INTEGRATION_TIMEOUT_MS = 5000;
 /** After the end event, how long the output stream may take to drain. */
 const DRAIN_MS = 1000;
 
+/**
+ * The terminal's environment for agent-run commands: `base` (e.g. the exec tool's pager settings)
+ * plus every credential-looking variable of the parent environment removed (`undefined` becomes
+ * `null` in `TerminalOptions.env`, which unsets it), so `env` in that terminal shows no key.
+ */
+export function agentTerminalEnv(
+  parent: Readonly<Record<string, string | undefined>>,
+  base: Readonly<Record<string, string | undefined>>,
+  scrub: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>,
+): Record<string, string | undefined> {
+  const kept = scrub(parent);
+  const env: Record<string, string | undefined> = {};
+  for (const name of Object.keys(parent)) if (!(name in kept)) env[name] = undefined;
+  return { ...env, ...base };
+}
+
 export function shellQuote(path: string): string {
   return `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -59,10 +59,17 @@ export function verifyCommandOf(entry: string): string | undefined {
   }
   const unquoted = text.replace(/^["']|["']$/g, '').trim();
   if (startsWithCommand(unquoted)) return unquoted;
-  const cue = /^(?:run|execute|via|with)\s+(.+)$/i.exec(unquoted);
-  if (cue && startsWithCommand(cue[1]!)) return cue[1]!.trim();
+  // "confirm via cargo bench", "run npm test": the command after a cue word.
+  const words = unquoted.split(/\s+/);
+  for (let i = 0; i < words.length - 1; i++) {
+    if (!CUE.test(words[i]!)) continue;
+    const rest = words.slice(i + 1).join(' ');
+    if (startsWithCommand(rest)) return rest;
+  }
   return undefined;
 }
+
+const CUE = /^(?:run|runs|running|execute|via|with|using)$/i;
 
 export function formatAgo(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

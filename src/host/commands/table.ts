@@ -1,5 +1,5 @@
 /** The commands that need the host (engine, panel, plans), by key. */
-import type { CommandKey } from '../ids';
+import type { HostCommandKey } from './keys';
 import { comparePlanRevisions, openCurrentPlan, runAllVerify, runVerify } from './planFile';
 import {
   answerQuestions,
@@ -14,10 +14,7 @@ import {
 import { resumeSession } from './resume';
 import type { HostServices } from './services';
 
-/** Commands handled before the host loads (they need neither engine nor panel). */
-export const EAGER_COMMANDS = ['setApiKey', 'clearApiKey', 'selectModel', 'showLog'] as const;
-export type EagerCommandKey = (typeof EAGER_COMMANDS)[number];
-export type HostCommandKey = Exclude<CommandKey, EagerCommandKey>;
+export type { HostCommandKey } from './keys';
 
 type Runner = (s: HostServices, ...args: unknown[]) => unknown;
 

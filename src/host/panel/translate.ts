@@ -51,6 +51,7 @@ export class EventTranslator {
   private readonly planOfTurn = new Map<string, string>();
   private lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false };
   private handoff: HandoffStep[] | undefined;
+  private planCount = 0;
   /** Texts the host already showed as user items, waiting for the engine's own copy. */
   private readonly echoes: { id: string; text: string }[] = [];
 
@@ -201,7 +202,7 @@ export class EventTranslator {
     let id = this.planOfTurn.get(turnId);
     const ops: DeltaOp[] = [];
     if (id === undefined) {
-      id = `plan-${turnId}`;
+      id = `plan-${turnId}-${++this.planCount}`;
       this.planOfTurn.set(turnId, id);
       this.known.set(id, 'plan');
       ops.push({

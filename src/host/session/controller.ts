@@ -112,9 +112,8 @@ export class SessionController {
       { op: 'grantMore.set', prompt: null },
     ]);
     this.deps.log.info(`resumed session ${sessionId} in state ${session.state}`);
-    if (session.state === 'awaiting_approval' && session.planFile && !this.deps.pending.has('approval')) {
-      await this.openHostGate(session.planFile);
-    }
+    // A pending approval (or question) is presented again; deciding it continues the run.
+    if (session.state === 'awaiting_approval') void this.track(session.reopen());
     this.changed();
   }
 
