@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Host } from './host/composition';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
-import type { EagerCommandKey, HostCommandKey } from './host/commands/table';
+import type { EagerCommandKey, HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
 import { provideLenses } from './host/codelens/provider';
 import { DisposableStore, once } from './host/disposables';
