@@ -15,7 +15,7 @@ import { OpenAIModelClient } from '../node/openaiModelClient';
 import { NodeCommandRunner } from '../node/processRunner';
 import { createSearcher } from '../node/ripgrepSearcher';
 import type { CliIO } from './io';
-import { NonInteractiveApprover, TerminalApprover } from './prompts/approver';
+import { NonInteractiveApprover, ReviseOnce, TerminalApprover } from './prompts/approver';
 import { TerminalInterviewer, nonInteractiveInterviewer } from './prompts/interviewer';
 import { LineInput } from './prompts/lineInput';
 import { JsonRenderer } from './render/json';
@@ -124,6 +124,8 @@ export interface CliRun {
   readonly style: Style;
   /** Terminal input; undefined in non-interactive runs (stdin is never touched). */
   readonly input: LineInput | undefined;
+  /** `--approve revise`: one revision is asked for at the first gate (see ReviseOnce). */
+  readonly reviseOnce: ReviseOnce | undefined;
   /** Resolves with the plan file when the person leaves the gate without deciding. */
   readonly detached: Promise<string>;
   readonly redact: Redactor;
@@ -201,6 +203,8 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     interviewer = nonInteractiveInterviewer;
     approver = new NonInteractiveApprover(ui, style, hooks);
   }
+  const reviseOnce = flags.approve === 'revise' ? new ReviseOnce(ui, style) : undefined;
+  if (reviseOnce) approver = reviseOnce.wrap(approver);
 
   const log = flags.verbose ? (line: string) => io.stderr.write(`[planwise] ${redact(line)}\n`) : undefined;
   const archiveDir = path.join(root, SESSIONS_DIR);
@@ -223,7 +227,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     archive: redactingArchive(archive, redact),
     ...(log ? { log } : {}),
   };
-  const autoDecision: ApprovalDecision | undefined = flags.approve;
+  const autoDecision: ApprovalDecision | undefined = flags.approve === 'revise' ? undefined : flags.approve;
   const config: SessionConfig = {
     planningModel: settings.model,
     ...(settings.buildModel !== undefined ? { buildModel: settings.buildModel } : {}),
@@ -246,6 +250,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     ui,
     style,
     input,
+    reviseOnce,
     detached,
     redact,
     shown,

@@ -35,11 +35,19 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     ws = undefined;
   });
 
-  async function run(script: readonly ScriptedTurn[], stdin: string[], files: Record<string, string> = {}) {
+  async function run(script: readonly ScriptedTurn[], stdin: string[], flags: string[] = []) {
     server = await ScriptedServer.start(script);
-    ws = makeTempWorkspace({ 'README.md': '# demo\n', ...files });
+    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
     const r = await runCli(
-      ['plan', '--interactive', '--workspace', ws.root, ...modelArgs(server.baseURL), 'add a greeting helper'],
+      [
+        'plan',
+        '--interactive',
+        ...flags,
+        '--workspace',
+        ws.root,
+        ...modelArgs(server.baseURL),
+        'add a greeting helper',
+      ],
       { env: NO_RETRIES, stdin },
     );
     return { ...r, server, ws };
@@ -155,5 +163,18 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     );
     assert.equal(lastUserText(r.server.requests[1]!), 'no, English only');
     assert.match(r.stdout, /Plan awaiting approval: /);
+  });
+
+  it('--approve revise answers only the first gate; the revised plan is put to the person', async () => {
+    const r = await run(
+      [sse.textTurn(planResponse(samplePlan('First draft'))), sse.textTurn(planResponse(samplePlan('Second draft')))],
+      ['cancel'],
+      ['--approve', 'revise'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.server.requests.length, 2);
+    assert.match(r.stdout, /Implement this plan\? Second draft/);
+    assert.ok(!r.stdout.includes('Implement this plan? First draft'));
+    assert.match(r.stdout, /^Cancelled\./m);
   });
 });

@@ -132,6 +132,36 @@ describe('planwise plan (headless, against the scripted server)', () => {
     );
   });
 
+  it('--approve revise asks for exactly one revision, then stops at the gate', async () => {
+    const s = await setup([
+      sse.textTurn(planResponse(samplePlan('First draft'))),
+      sse.textTurn(planResponse(samplePlan('Second draft'))),
+    ]);
+    const r = await runCli(['plan', '--approve', 'revise', ...s.args, 'plan'], { env: NO_RETRIES });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(s.server.requests.length, 2);
+    assert.equal((s.server.requests[1]!.body.messages.at(-1) as { content: string }).content, 'Revise the plan.');
+    assert.match(r.stdout, /--approve revise: asking the planner for one revision/);
+    assert.match(readFileSync(pendingPlanOf(r.stdout), 'utf8'), /^# Second draft/);
+  });
+
+  it('--approve fresh clears the context before building', async () => {
+    const s = await setup([
+      sse.toolTurn([{ name: 'read_file', args: { path: 'README.md' } }]),
+      sse.textTurn(planResponse(samplePlan())),
+      sse.textTurn('Nothing to build after all.'),
+    ]);
+    const r = await runCli(['plan', '--approve', 'fresh', ...s.args, 'plan'], { env: NO_RETRIES });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Decision \(by setting\): clear the context and implement the plan/);
+    assert.match(r.stdout, /↺ Context cleared for execution/);
+    const build = s.server.requests[2]!.body.messages;
+    assert.deepEqual(
+      build.map((m) => m['role']),
+      ['system', 'user'],
+    );
+  });
+
   it('exits 1 with one sentence naming the base URL and model when the model cannot be reached', async () => {
     const closed = await ScriptedServer.start([]);
     const baseURL = closed.baseURL;

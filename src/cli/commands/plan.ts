@@ -21,7 +21,7 @@ import {
   type StopContext,
 } from '../render/stop';
 
-export const MODEL_OPTIONS = `Model options:
+export const MODEL_OPTIONS = `Workspace and model:
   --workspace DIR        workspace root (default: the current directory)
   --base-url URL         OpenAI-compatible API root (default: $OPENAI_BASE_URL, else http://localhost:11434/v1)
   --model ID             planning model (default: $PLANWISE_MODEL; required)
@@ -33,8 +33,8 @@ Run options:
   --json                 print every event as one JSON line on stdout (messages go to stderr)
   --interactive          ask questions and approvals on stdin even when it is not a terminal
   --non-interactive      never ask: questions are denied and the run stops at the gate
-  --approve DECISION     decide the gate without asking: execute, fresh (clear context, then execute),
-                         revise or cancel
+  --approve DECISION     decide the gate without asking: execute, fresh (clear context, then execute)
+                         or cancel; revise asks for one revision, then the gate opens as usual
   --allow-command CMD    a build command to run without asking (exact, or a prefix ending in *); repeatable
   --untrusted            treat the workspace as untrusted (stricter command rules)
   --verbose              log transport and lifecycle details to stderr
@@ -196,6 +196,10 @@ export async function driveSession(
         const reply = await run.input.ask('Your reply to the planner (Enter to stop here): ');
         if (reply === null || reply.trim() === '') return reportState(ctx, session.state, session.planFile);
         next = () => session.submit(reply);
+        continue;
+      }
+      if (stop.kind === 'awaiting_approval' && run.reviseOnce?.take()) {
+        next = () => session.decide('revise');
         continue;
       }
       return reportStop(ctx, stop, session.state, session.planFile);

@@ -116,3 +116,34 @@ export class NonInteractiveApprover implements Approver {
     return false;
   }
 }
+
+/**
+ * `--approve revise`. As a standing setting it would send every revised plan back for another
+ * revision without end, so it asks for exactly one revision: the first gate is answered with
+ * `revise`, and later gates behave as without the flag (asked on a terminal, left pending otherwise).
+ */
+export class ReviseOnce {
+  private used = false;
+
+  constructor(
+    private readonly printer: Printer,
+    private readonly style: Style,
+  ) {}
+
+  /** True the first time only; says what it decided. */
+  take(): boolean {
+    if (this.used) return false;
+    this.used = true;
+    this.printer.line(this.style.dim('  (--approve revise: asking the planner for one revision)'));
+    return true;
+  }
+
+  wrap(inner: Approver): Approver {
+    return {
+      approvePlan: async (request, signal) =>
+        this.take() ? { decision: 'revise' } : inner.approvePlan(request, signal),
+      grantMore: (kind, used, max, signal) => inner.grantMore(kind, used, max, signal),
+      approveCommand: (command, reason, signal) => inner.approveCommand(command, reason, signal),
+    };
+  }
+}

@@ -49,9 +49,9 @@ export function reportStop(ctx: StopContext, stop: SessionStop, state: Lifecycle
       ctx.ui.line(`Cancelled.${planFile ? ` The plan stays at ${ctx.shown(planFile)}.` : ''}`);
       return EXIT_OK;
     case 'blocked': {
+      if (state === 'executing') return fail(ctx, `The build stopped before it finished: ${stop.reason}.`);
       const hint = stop.resumeId !== undefined ? ` Resume with: ${resumeCommand(stop.resumeId)}` : '';
-      const what = state === 'executing' ? 'The build stopped before it finished' : 'No valid plan came';
-      return fail(ctx, `${what}: ${stop.reason}.${hint}`);
+      return fail(ctx, `No valid plan came: ${stop.reason}.${hint}`);
     }
     case 'error':
       return fail(ctx, stop.message);
