@@ -1,7 +1,7 @@
 // Figures whose producers belong to other parts of the project: this file only runs them (as child
 // processes) or reads what they wrote, and turns their output into figure records. A producer that
 // is missing or fails gives a "not measured" record with the reason.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measured, notMeasured, oneLine } from './figure.mjs';
@@ -91,6 +91,7 @@ export async function planStore() {
   });
   if (!existsSync(report)) return notMeasured(failureReason(test, run));
   const result = JSON.parse(readFileSync(report, 'utf8'));
+  rmSync(report, { force: true });
   const kills = /(\d+) kills; (\d+) temporary files/.exec(run.stdout);
   const data = {
     source: test,
