@@ -18,6 +18,27 @@ const common = {
 
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
+/**
+ * In the activation bundle, `import('./host/composition')` becomes a lazy `require('./host.js')` of
+ * the separately built dist/host.js (a plain require, so VS Code's module loader resolves 'vscode').
+ */
+const lazyHostPlugin = {
+  name: 'lazy-host',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/host\/composition$/ }, (args) =>
+      args.importer.endsWith('extension.ts') ? { path: 'host', namespace: 'lazy-host' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-host' }, () => ({
+      contents: "module.exports = require('./host.js');",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/host\.js$/, namespace: 'lazy-host' }, () => ({
+      path: './host.js',
+      external: true,
+    }));
+  },
+};
+
 /** Codicons ship inside media/ so the webview never reaches the network. */
 function copyCodicons() {
   mkdirSync('media/codicons', { recursive: true });
@@ -27,7 +48,16 @@ function copyCodicons() {
 }
 
 const configs = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // Activation loads only dist/extension.js. The host's composition (panel, engine, model client)
+  // is a second file, dist/host.js, required on first use: a cheap activate() parses a small file.
+  {
+    ...node,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    plugins: [lazyHostPlugin],
+  },
+  { ...node, entryPoints: ['src/host/composition.ts'], outfile: 'dist/host.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   {
     ...common,

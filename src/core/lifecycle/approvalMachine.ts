@@ -15,7 +15,7 @@
  * handoff, revision request, state change, log) that the runloop turns into events and actions.
  * `snapshot()` is plain JSON for the session archive; `new ApprovalMachine(snapshot)` resumes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LifecycleState } from '../events/types';
 import type { ApprovalDecision } from './ports';
 

@@ -1,6 +1,6 @@
 /** `code_search`: regex search over the workspace through the Searcher port, grouped by file. */
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../paths';
 import type { SearchResult } from '../ports';
 import { cutLine, failure, resultOf } from './result';

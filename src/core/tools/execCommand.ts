@@ -1,5 +1,5 @@
 /** `exec_command`: one read-only shell command, admitted by the gate before anything runs. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkShellCommand } from '../gate';
 import { failure, resultOf } from './result';
 import { symlinkEscape } from './symlinkEscape';

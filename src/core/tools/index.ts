@@ -1,5 +1,5 @@
 /** The read-only workspace tools, and the two helpers a runloop needs to offer and call them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSchema } from '../agent/model';
 import { codeSearchTool } from './codeSearch';
 import { execCommandTool } from './execCommand';

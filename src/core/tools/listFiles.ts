@@ -1,6 +1,6 @@
 /** `list_files`: a breadth-first listing that skips heavy and gitignored entries, capped. */
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../paths';
 import { failure, resultOf } from './result';
 import { IgnoreRules, rootOf } from './ignoreRules';

@@ -1,5 +1,5 @@
 /** `read_file`: numbered lines of a text file, one page at a time. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../paths';
 import { utf8Length } from '../spool';
 import { failure, looksBinary, resultOf } from './result';

@@ -1,5 +1,5 @@
 /** `read_spool`: pages through a result that was too large to show whole. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { failure, resultOf } from './result';
 import type { ToolDefinition } from './types';
 

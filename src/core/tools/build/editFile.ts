@@ -3,7 +3,7 @@
  * the writer port) only when `old_text` was found exactly once, or at least once with
  * `replace_all`; every failure leaves the file untouched and says how to fix the call.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../../paths';
 import { failure, looksBinary, resultOf } from '../result';
 import type { ToolDefinition } from '../types';

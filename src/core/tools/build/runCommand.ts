@@ -3,7 +3,7 @@
  * other command runs only after the person approves it through the `Approver` port. A denied or
  * refused command never reaches the runner.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunResult } from '../../ports';
 import { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES } from '../execCommand';
 import { failure, resultOf } from '../result';

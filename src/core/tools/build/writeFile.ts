@@ -4,7 +4,7 @@
  * (the link stays), and only when that target is inside the workspace too.
  */
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspaceReader } from '../../ports';
 import { displayPath, resolveWorkspacePath } from '../../paths';
 import { utf8Length } from '../../spool';

@@ -3,7 +3,7 @@
  * comes back as this call's result, so the model continues in the same turn. In a run where no
  * one can answer, the first ask records a permanent denial and every later call returns at once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InterviewOutcome, InterviewQuestion } from '../../lifecycle/ports';
 import { failure, resultOf } from '../result';
 import type { ToolDefinition, ToolResult } from '../types';

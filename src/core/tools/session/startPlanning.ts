@@ -2,7 +2,7 @@
  * `start_planning`: the build agent proposes going back to planning. It never switches modes
  * itself: the person (or the host's setting) decides, and the result says what they decided.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf, type StartPlanningOutcome } from './context';
