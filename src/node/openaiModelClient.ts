@@ -76,7 +76,22 @@ export function backoffMs(attempt: number): number {
   return Math.min(500 * 2 ** (attempt - 1), 8000) * (1 - Math.random() * 0.25);
 }
 
+/**
+ * Thread messages are immutable once stored, so each is converted once: a long session would
+ * otherwise re-convert its whole history on every request.
+ */
+const converted = new WeakMap<ChatMessage, ChatCompletionMessageParam>();
+
 function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+  let sdk = converted.get(m);
+  if (sdk === undefined) {
+    sdk = convertMessage(m);
+    converted.set(m, sdk);
+  }
+  return sdk;
+}
+
+function convertMessage(m: ChatMessage): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
     case 'user':

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { repairForRequest, MISSING_RESULT } from '../../src/core/agent/requestRepair';
+import { isWellFormed, repairForRequest, MISSING_RESULT } from '../../src/core/agent/requestRepair';
 import type { ChatMessage } from '../../src/core/agent/model';
 
 const call = (id: string, name = 'read_file') => ({ id, name, arguments: '{}' });
@@ -83,5 +83,27 @@ describe('request repair', () => {
     const copy = structuredClone(h);
     repairForRequest(h);
     assert.deepEqual(h, copy);
+  });
+});
+
+describe('request repair fast path', () => {
+  it('returns the same array, uncopied, when the thread is well-formed', () => {
+    const h: ChatMessage[] = [
+      { role: 'user', content: 'u' },
+      { role: 'assistant', content: '', toolCalls: [call('a')] },
+      { role: 'tool', toolCallId: 'a', content: 'A' },
+    ];
+    assert.equal(repairForRequest(h), h);
+    assert.equal(isWellFormed(h), true);
+  });
+
+  it('is not well-formed with a missing, stray, reordered or duplicate result', () => {
+    const base: ChatMessage = { role: 'assistant', content: '', toolCalls: [call('a'), call('b')] };
+    const tool = (id: string): ChatMessage => ({ role: 'tool', toolCallId: id, content: id });
+    assert.equal(isWellFormed([base, tool('a')]), false);
+    assert.equal(isWellFormed([tool('x')]), false);
+    assert.equal(isWellFormed([base, tool('b'), tool('a')]), false);
+    assert.equal(isWellFormed([base, tool('a'), tool('b'), tool('b')]), false);
+    assert.equal(isWellFormed([base, tool('a'), tool('b')]), true);
   });
 });

@@ -205,9 +205,14 @@ describe('planning lifecycle and the build agent', () => {
   });
 
   it('resumes a stopped session with its pending approval still pending', async () => {
-    h = await startHarness([sse.textTurn(planResponse(samplePlan())), sse.textTurn('Built.')], {
-      config: { interactive: false },
-    });
+    h = await startHarness(
+      [
+        sse.textTurn(planResponse(samplePlan())),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Built.'),
+      ],
+      { config: { interactive: false } },
+    );
     const stop = await h.session.start('plan');
     assert.equal(stop.kind, 'awaiting_approval');
     const resumed = await h.resume(h.session.id);
@@ -216,5 +221,9 @@ describe('planning lifecycle and the build agent', () => {
     assert.equal(resumed.planFile, h.session.planFile);
     const done = await resumed.decide('execute');
     assert.equal(done?.kind, 'completed');
+    // The resumed build still tracks progress against the persisted checklist.
+    const result = h.server.requests[1]!.body.messages.at(-1) as { content: string };
+    assert.doesNotMatch(result.content, /does not exist/);
+    assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'completed');
   });
 });

@@ -11,6 +11,8 @@ export const MISSING_RESULT =
  * The stored history is never modified: this returns a new array.
  */
 export function repairForRequest(history: readonly ChatMessage[]): ChatMessage[] {
+  // The usual case: nothing to repair, so no copy is made (this runs on every request).
+  if (isWellFormed(history)) return history as ChatMessage[];
   const out: ChatMessage[] = [];
   // Index every tool result by call id, first one wins.
   const results = new Map<string, ChatMessage & { role: 'tool' }>();
@@ -37,4 +39,28 @@ export function repairForRequest(history: readonly ChatMessage[]): ChatMessage[]
 function dedupeCalls(calls: readonly ToolCall[]): ToolCall[] {
   const seen = new Set<string>();
   return calls.filter((c) => (seen.has(c.id) ? false : (seen.add(c.id), true)));
+}
+
+/** True when every call is answered exactly once, right after its assistant message, with no strays. */
+export function isWellFormed(history: readonly ChatMessage[]): boolean {
+  const seenCalls = new Set<string>();
+  let expected: readonly ToolCall[] = [];
+  let next = 0;
+  for (const m of history) {
+    if (next < expected.length) {
+      if (m.role !== 'tool' || m.toolCallId !== expected[next]!.id) return false;
+      next++;
+      continue;
+    }
+    if (m.role === 'tool') return false;
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      for (const c of m.toolCalls) {
+        if (seenCalls.has(c.id)) return false;
+        seenCalls.add(c.id);
+      }
+      expected = m.toolCalls;
+      next = 0;
+    }
+  }
+  return next >= expected.length;
 }

@@ -54,8 +54,8 @@ export async function runBuild(
         kind: 'error',
         message: `the approved plan no longer validates: ${plan.errors.map((e) => e.message).join('; ')}`,
       };
-    // Approval needs a persisted tracker: build it now if the plan has none.
-    const tracker = plan.tracker ?? (await persistTracker(core, plan.stem, plan.markdown));
+    // Approval needs a persisted tracker, and a resumed session has no live handle yet.
+    const tracker = (plan.tracker && core.tracker?.get()) ?? (await persistTracker(core, plan.stem, plan.markdown));
     progress(HANDOFF_STEPS[2]!);
     if (fresh) {
       core.bus.emit({

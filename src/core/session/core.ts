@@ -213,9 +213,9 @@ export class SessionCore {
             allowList: this.config.buildAllowList ?? [],
           });
           // Commands that need the person's approval are asked by run_command itself.
-          return 'run' in d && !d.run
-            ? { allowed: false, reason: d.reason, rule: 'build' }
-            : { allowed: true, reason: 'allowed: build command', rule: 'build' };
+          if ('run' in d && !d.run) return { allowed: false, reason: d.reason, rule: 'build' };
+          if ('ask' in d) return { allowed: true, reason: `asks the person: ${d.reason}`, rule: 'build' };
+          return { allowed: true, reason: `allowed: ${d.why}`, rule: 'build' };
         },
       },
       newId: (p) => this.newId(p),

@@ -52,6 +52,7 @@ class PlanwiseSession implements Session {
   private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
   private readonly verifyResults = new Map<string, VerifyResult>();
   private task: string | undefined;
+  private autoDecided = false;
 
   constructor(
     readonly id: string,
@@ -222,7 +223,11 @@ class PlanwiseSession implements Session {
   /** The approval gate: a setting decides, a headless run stops here, or the person is asked. */
   async gate(): Promise<SessionStop> {
     const planFile = this.core.planFile!;
-    if (this.config.autoDecision) return this.afterDecision({ decision: this.config.autoDecision }, 'setting');
+    // An explicit setting decides once; a revision it asked for comes back to the gate like any other.
+    if (this.config.autoDecision && !this.autoDecided) {
+      this.autoDecided = true;
+      return this.afterDecision({ decision: this.config.autoDecision }, 'setting');
+    }
     await this.checkpoint();
     if (this.config.interactive === false) return { kind: 'awaiting_approval', planFile };
     const pending = { decision: deferred<PlanApprovalResponse>(), abort: new AbortController() };
