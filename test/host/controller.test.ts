@@ -119,6 +119,50 @@ describe('session controller', () => {
     assert.equal(await controller.decide('execute'), false, 'nothing waits any more');
   });
 
+  it('is not busy while the person is asked, and a new start answers the open gate with cancel', async () => {
+    const { engine, hub, pending, controller } = setup();
+    const surface: PromptSurface = {
+      panelVisible: () => true,
+      update: (ops: readonly DeltaOp[]) => hub.update(ops),
+      offerNative: () => undefined,
+      confirmCommand: async () => false,
+    };
+    const approver = new HostApprover({
+      pending,
+      surface,
+      validate: async () => ({ valid: true, problems: [] }),
+      relativePath: (p) => p,
+    });
+    const decisions: string[] = [];
+    engine.next = () =>
+      Object.assign(new FakeSession(), {
+        onStart: async () => {
+          const r = await approver.approvePlan({
+            planFile: '/ws/p.md',
+            title: 'T',
+            summary: '',
+            steps: [],
+            contextUsagePercent: 0,
+            proposedDuringExecution: false,
+          });
+          decisions.push(r.decision);
+          return { kind: r.decision === 'cancel' ? 'cancelled' : 'completed', summary: '' } as SessionStop;
+        },
+      });
+    const first = controller.start('first plan');
+    while (!pending.has('approval')) await new Promise((r) => setImmediate(r));
+    assert.equal(controller.isBusy, false);
+    assert.equal(contextKeyValues(controller.contextInputs()).busy, false);
+    const second = controller.start('second plan');
+    assert.equal((await first)?.kind, 'cancelled');
+    assert.deepEqual(decisions, ['cancel']);
+    while (!pending.has('approval')) await new Promise((r) => setImmediate(r));
+    assert.equal(engine.sessions.length, 2);
+    assert.equal(controller.current, engine.sessions[1]);
+    controller.decide('execute');
+    await second;
+  });
+
   it('opens the gate itself when a run stops at awaiting_approval, and decides through the session', async () => {
     const { engine, hub, controller } = setup();
     engine.next = () =>
@@ -258,7 +302,7 @@ describe('session controller', () => {
     await controller.start('one');
     const open = pending.open('interview');
     await controller.start('two');
-    await assert.rejects(open.promise, /replaced/);
+    assert.deepEqual(await open.promise, { kind: 'cancelled' }, 'its open question got the Esc answer');
     assert.equal(engine.sessions[0]!.cancelled, 1);
   });
 });

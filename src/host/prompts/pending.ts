@@ -122,6 +122,11 @@ export class PendingRequests {
     return undefined;
   }
 
+  /** Everything pending, oldest first. */
+  entries(): PendingEntry[] {
+    return [...this.slots.values()];
+  }
+
   has(kind: RequestKind): boolean {
     return this.first(kind) !== undefined;
   }

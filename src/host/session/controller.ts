@@ -61,8 +61,12 @@ export class SessionController {
     return this.session;
   }
 
+  /**
+   * The engine is working (a turn runs). A run that waits for the person (an open gate, a
+   * question, a budget prompt) is not busy: the person may answer, or start something else.
+   */
   get isBusy(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined && this.deps.pending.size === 0 && this.hostGate === undefined;
   }
 
   /** Inputs of the context keys. */
@@ -83,9 +87,9 @@ export class SessionController {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Starts a new session on `task`. Refused while a run is going on. */
+  /** Starts a new session on `task`. Refused while a turn runs; a run waiting for the person is abandoned. */
   async start(task: string, mode: Mode = this.startMode): Promise<SessionStop | undefined> {
-    if (this.running) {
+    if (this.isBusy) {
       this.notice('warning', 'Planwise is still working on the current request. Stop it first, then start again.');
       return undefined;
     }
@@ -96,7 +100,7 @@ export class SessionController {
   }
 
   async resume(sessionId: string): Promise<void> {
-    if (this.running) {
+    if (this.isBusy) {
       this.notice('warning', 'Stop the current run before resuming another session.');
       return;
     }
@@ -186,6 +190,7 @@ export class SessionController {
 
   private adopt(session: Session, mode: Mode): void {
     this.unsubscribe?.();
+    this.releasePrompts();
     this.session?.cancel();
     this.deps.pending.closeAll('A new session replaced the previous one');
     this.hostGate = undefined;
@@ -201,6 +206,16 @@ export class SessionController {
       }
     });
     this.changed();
+  }
+
+  /** The previous session's open prompts get their "no" answers, so its run ends cleanly. */
+  private releasePrompts(): void {
+    const { pending } = this.deps;
+    for (const e of pending.entries()) {
+      if (e.kind === 'approval') pending.resolve(e.id, 'approval', { decision: 'cancel' });
+      else if (e.kind === 'interview') pending.resolve(e.id, 'interview', { kind: 'cancelled' });
+      else pending.resolve(e.id, e.kind, false);
+    }
   }
 
   private echo(text: string): void {
