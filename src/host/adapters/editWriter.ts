@@ -1,7 +1,8 @@
 /**
- * The build agent's writes as `WorkspaceEdit`s: the change shows in the editor, Undo reverts it,
- * and the file is saved afterwards. New files are created through the edit too. Content that is
- * not UTF-8 text goes through the plain (atomic) writer.
+ * The build agent's writes as `WorkspaceEdit`s: the change shows in the editor (a preview tab
+ * that keeps focus where it was), Undo reverts it, and the file is saved afterwards. New files
+ * are created through the edit too. Content that is not UTF-8 text goes through the plain
+ * (atomic) writer.
  */
 import * as vscode from 'vscode';
 import type { WorkspaceWriter } from '../../core/ports';
@@ -47,6 +48,11 @@ export class WorkspaceEditWriter implements WorkspaceWriter {
         `The edit to ${path} was applied but the file could not be saved; it stays open with unsaved changes.`,
       );
     }
+    // The person sees each change as it lands (a preview tab; focus stays where it was).
+    const shown = doc ?? (await vscode.workspace.openTextDocument(uri));
+    await Promise.resolve(vscode.window.showTextDocument(shown, { preview: true, preserveFocus: true })).catch(
+      () => undefined,
+    );
   }
 
   mkdirp(path: string): Promise<void> {
