@@ -226,4 +226,30 @@ describe('planning lifecycle and the build agent', () => {
     assert.doesNotMatch(result.content, /does not exist/);
     assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'completed');
   });
+
+  for (const accept of [true, false]) {
+    it(`start_planning only asks: ${accept ? 'accepted → planning starts' : 'declined → the build continues'}`, async () => {
+      h = await startHarness(
+        [
+          sse.toolTurn([{ name: 'start_planning', args: { reason: 'the module was split in two' } }]),
+          sse.textTurn('Stopping here: the plan needs revising.'),
+          sse.textTurn(planResponse(samplePlan('Replanned'))),
+        ],
+        { enterPlanning: accept, approve: () => ({ decision: 'cancel' }) },
+      );
+      const stop = await h.session.start('refactor the module', { mode: 'build' });
+      assert.deepEqual(h.people.planningProposals, ['the module was split in two']);
+      const result = h.server.requests[1]!.body.messages.at(-1) as { content: string };
+      if (accept) {
+        assert.match(result.content, /agreed to return to planning/);
+        assert.equal(h.server.requests.length, 3);
+        assert.match(String((h.server.requests[2]!.body.messages[0] as { content: string }).content), /PLAN mode/);
+        assert.equal(stop.kind, 'cancelled', 'the new plan reached the gate, where the person cancelled');
+      } else {
+        assert.match(result.content, /declined/);
+        assert.equal(h.server.requests.length, 2);
+        assert.equal(stop.kind, 'completed');
+      }
+    });
+  }
 });

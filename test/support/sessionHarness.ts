@@ -31,6 +31,7 @@ export interface ScriptedPeople {
   approvals: PlanApprovalRequest[];
   grants: { kind: string; used: number; max: number }[];
   commands: string[];
+  planningProposals: string[];
 }
 
 export interface HarnessOptions {
@@ -40,6 +41,8 @@ export interface HarnessOptions {
   approve?: (r: PlanApprovalRequest, n: number) => PlanApprovalResponse | Promise<PlanApprovalResponse>;
   grant?: (kind: string, used: number, max: number) => number;
   approveCommand?: (command: string) => boolean;
+  /** The answer to "Enter planning workflow?"; absent: the approver cannot ask it. */
+  enterPlanning?: boolean;
   archiveDir?: string;
   workspace?: TempWorkspace;
   /** Transport retries of the model client (default 0; waits are skipped). */
@@ -62,7 +65,7 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
   const server = await ScriptedServer.start(script);
   const ws = opts.workspace ?? makeTempWorkspace(opts.files ?? { 'README.md': '# demo\n' });
   const archiveDir = opts.archiveDir ?? mkdtempSync(join(tmpdir(), 'planwise-archive-'));
-  const people: ScriptedPeople = { interviews: [], approvals: [], grants: [], commands: [] };
+  const people: ScriptedPeople = { interviews: [], approvals: [], grants: [], commands: [], planningProposals: [] };
   const events: ThreadEvent[] = [];
 
   const build = (o: HarnessOptions) => {
@@ -85,6 +88,14 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
         people.commands.push(command);
         return o.approveCommand ? o.approveCommand(command) : false;
       },
+      ...(o.enterPlanning !== undefined
+        ? {
+            enterPlanning: async (reason: string | undefined) => {
+              people.planningProposals.push(reason ?? '');
+              return o.enterPlanning!;
+            },
+          }
+        : {}),
     };
     const deps = {
       reader: ws.reader,

@@ -64,4 +64,9 @@ export interface Approver {
   grantMore(kind: LimitKind, used: number, max: number, signal?: AbortSignal): Promise<number>;
   /** A build-agent command the read-only gate and the allow-list did not admit. */
   approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * "Enter planning workflow?" after an execution agent proposed it (`start_planning`). Hosts
+   * without it leave the proposal pending.
+   */
+  enterPlanning?(reason: string | undefined, signal?: AbortSignal): Promise<boolean>;
 }

@@ -38,6 +38,8 @@ export class SessionCore {
   lastPromptTokens = 0;
   totalUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   abort = new AbortController();
+  /** Set when the person accepted an execution agent's proposal to return to planning. */
+  planningRequested: string | undefined;
   private counter = 0;
 
   constructor(
@@ -174,7 +176,13 @@ export class SessionCore {
           },
         });
       },
-      onStartPlanning: async () => 'pending',
+      onStartPlanning: async (reason) => {
+        const ask = this.deps.approver.enterPlanning;
+        if (this.config.interactive === false || !ask) return 'pending';
+        const accepted = await ask.call(this.deps.approver, reason, this.abort.signal);
+        if (accepted) this.planningRequested = reason;
+        return accepted ? 'accepted' : 'declined';
+      },
     };
   }
 

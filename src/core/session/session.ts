@@ -99,7 +99,7 @@ class PlanwiseSession implements Session {
     this.bus.emit({ type: 'thread.started', thread_id: this.id, mode, task });
     if (mode === 'build') {
       if (!this.core.lifecycle({ type: 'start_build' })) return { kind: 'error', message: 'a run is already active' };
-      return this.run(() => runBuild(this.core, 'none', task, this.verifyResults));
+      return this.run(async () => this.afterBuild(await runBuild(this.core, 'none', task, this.verifyResults)));
     }
     if (!this.core.lifecycle({ type: 'start_planning' }))
       return { kind: 'error', message: 'planning is already active' };
@@ -242,6 +242,16 @@ class PlanwiseSession implements Session {
     return this.afterDecision(response, 'person');
   }
 
+  /** After a build run: a replan opens the gate; an accepted proposal to re-plan starts planning. */
+  private async afterBuild(stop: SessionStop): Promise<SessionStop> {
+    if (stop.kind === 'awaiting_approval') return this.gate();
+    const reason = this.core.planningRequested;
+    if (reason === undefined || stop.kind !== 'completed') return stop;
+    this.core.planningRequested = undefined;
+    if (!this.core.lifecycle({ type: 'start_planning' })) return stop;
+    return this.planningCycle(`Return to planning: ${reason}. Revise the plan for the repository as it is now.`);
+  }
+
   private async approvalRequest(): Promise<PlanApprovalRequest> {
     const plan = await this.core.store.load(this.core.planStem!);
     const summary = validatePlan(plan.markdown).summary;
@@ -283,8 +293,7 @@ class PlanwiseSession implements Session {
         return this.planningCycle(r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.');
       case 'execute':
       case 'fresh_context': {
-        const stop = await runBuild(this.core, r.decision, undefined, this.verifyResults);
-        return stop.kind === 'awaiting_approval' ? this.gate() : stop;
+        return this.afterBuild(await runBuild(this.core, r.decision, undefined, this.verifyResults));
       }
     }
   }
