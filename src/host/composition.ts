@@ -46,7 +46,7 @@ import { SessionController } from './session/controller';
 import { createEngineAccess } from './session/engine';
 import { PlanFiles } from './session/planFiles';
 import { BudgetStatusBar } from './status/statusBar';
-import { TrustGatedRunner, type TrustState } from './trust';
+import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
 import { withLastVerify } from './verify/trackerPatch';
 import { VerifyService } from './verify/verifyService';
 
@@ -302,8 +302,17 @@ export function composeHost(shared: SharedParts): Host {
   const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
   store.add(keys.onDidChange(updateFlags));
   void keys.hasKey().then(updateFlags);
+  const trustNotice = () =>
+    controller.setStandingNotice(
+      'trust',
+      trust.trusted
+        ? undefined
+        : { id: 'restricted-mode', kind: 'warning', text: UNTRUSTED_EXPLANATION, resumeAvailable: false },
+    );
+  if (!trust.trusted) trustNotice();
   store.add(
     trust.onDidChange(() => {
+      trustNotice();
       updateFlags();
       lensChanged.fire();
       log.info('workspace trust granted: shell commands and verify runs are on');

@@ -205,6 +205,31 @@ describe('session controller', () => {
     );
   });
 
+  it("keeps host-wide notices across sessions and drops a blocked run's notice with its session", async () => {
+    const { engine, hub, controller } = setup();
+    controller.setStandingNotice('trust', {
+      id: 'restricted-mode',
+      kind: 'warning',
+      text: 'Restricted Mode',
+      resumeAvailable: false,
+    });
+    engine.next = () =>
+      Object.assign(new FakeSession(), { onStart: () => ({ kind: 'blocked', reason: 'stuck' }) as SessionStop });
+    await controller.start('one');
+    assert.deepEqual(
+      hub.state.notices.map((n) => n.kind),
+      ['warning', 'blocked_handoff'],
+    );
+    engine.next = () => new FakeSession();
+    await controller.start('two');
+    assert.deepEqual(
+      hub.state.notices.map((n) => n.id),
+      ['restricted-mode'],
+    );
+    controller.setStandingNotice('trust', undefined);
+    assert.deepEqual(hub.state.notices, []);
+  });
+
   it('reports errors in the panel and to the host', async () => {
     const { engine, hub, controller, errors } = setup();
     engine.next = () =>

@@ -7,7 +7,15 @@
 import type { ThreadEvent } from '../../core/events/types';
 import type { ApprovalDecision } from '../../core/lifecycle/ports';
 import type { Session, SessionStop } from '../../core/session/api';
-import { emptyViewState, type DeltaOp, type Flags, type Gate, type Mode, type ViewState } from '../../protocol';
+import {
+  emptyViewState,
+  type DeltaOp,
+  type Flags,
+  type Gate,
+  type Mode,
+  type PanelNotice,
+  type ViewState,
+} from '../../protocol';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';
 import type { PendingRequests } from '../prompts/pending';
@@ -54,6 +62,7 @@ export class SessionController {
   private startMode: Mode = 'plan';
   private counter = 0;
   private readonly listeners = new Set<() => void>();
+  private readonly standing = new Map<string, PanelNotice>();
 
   constructor(private readonly deps: ControllerDeps) {}
 
@@ -164,6 +173,16 @@ export class SessionController {
     return true;
   }
 
+  /**
+   * A notice that stays above the transcript until removed (`undefined`): Restricted Mode, a
+   * blocked run. Host-wide notices (the trust one) survive a new session; a blocked run's does not.
+   */
+  setStandingNotice(slot: string, notice: PanelNotice | undefined): void {
+    if (notice) this.standing.set(slot, notice);
+    else this.standing.delete(slot);
+    this.deps.hub.update([{ op: 'notices.set', notices: [...this.standing.values()] }]);
+  }
+
   /** Stops the running turn (the Stop button, "Planwise: Stop"). */
   stop(): void {
     this.session?.cancel();
@@ -197,7 +216,13 @@ export class SessionController {
     this.session = session;
     const lifecycle = { state: session.state, mode, busy: false };
     this.deps.translator.reset(lifecycle);
-    this.deps.hub.reset({ ...emptyViewState(), lifecycle, flags: this.deps.flags() });
+    this.standing.delete('blocked');
+    this.deps.hub.reset({
+      ...emptyViewState(),
+      lifecycle,
+      flags: this.deps.flags(),
+      notices: [...this.standing.values()],
+    });
     this.unsubscribe = session.bus.on((event) => {
       this.deps.hub.update(this.deps.translator.translate(event));
       this.deps.onEvent?.(event);
@@ -250,20 +275,13 @@ export class SessionController {
         if (!this.deps.pending.has('approval')) await this.openHostGate(stop.planFile);
         break;
       case 'blocked':
-        this.deps.hub.update([
-          {
-            op: 'notices.set',
-            notices: [
-              {
-                id: `blocked-${++this.counter}`,
-                kind: 'blocked_handoff',
-                text: stop.reason,
-                resumeAvailable: stop.resumeId !== undefined,
-                ...(stop.resumeId !== undefined ? { sessionId: stop.resumeId } : {}),
-              },
-            ],
-          },
-        ]);
+        this.setStandingNotice('blocked', {
+          id: `blocked-${++this.counter}`,
+          kind: 'blocked_handoff',
+          text: stop.reason,
+          resumeAvailable: stop.resumeId !== undefined,
+          ...(stop.resumeId !== undefined ? { sessionId: stop.resumeId } : {}),
+        });
         break;
       case 'error':
         this.notice('error', stop.message);
