@@ -3,8 +3,11 @@
  * pick between adding and patching (which item ids the panel has, the plan item a turn streams
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
-import type { BudgetSnapshot, ItemPayload, ThreadEvent, TrackerItemInfo } from '../../core/events/types';
-import type { Budget, DeltaOp, HandoffStep, Lifecycle, TrackerNode, TranscriptItem } from '../../protocol';
+import type { ItemPayload, ThreadEvent } from '../../core/events/types';
+import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
+import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
+
+export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 
 export interface TranslateContext {
   /** Workspace-relative form of an absolute path (unchanged when outside every root). */
@@ -39,8 +42,6 @@ const DECISION_TEXT = {
   revise: 'Staying in planning to revise the plan.',
   cancel: 'Plan cancelled.',
 } as const;
-
-const ARGS_SUMMARY_MAX = 200;
 
 export class EventTranslator {
   /** Panel item id → kind, for every item the panel has. */
@@ -335,65 +336,4 @@ export class EventTranslator {
     });
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
-}
-
-/** A short, readable form of a tool call's JSON arguments. */
-export function summariseArgs(raw: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return clip(raw.replace(/\s+/g, ' ').trim());
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return clip(JSON.stringify(value));
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
-  if (entries.length === 1 && typeof entries[0]![1] === 'string') return clip(entries[0]![1]);
-  const main = entries.find(([k]) => k === 'command' || k === 'path' || k === 'pattern');
-  const rest = entries
-    .filter((e) => e !== main)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  const head = main && typeof main[1] === 'string' ? [main[1]] : main ? [`${main[0]}=${JSON.stringify(main[1])}`] : [];
-  return clip([...head, ...rest].join(' · '));
-}
-
-function clip(text: string): string {
-  return text.length > ARGS_SUMMARY_MAX ? `${text.slice(0, ARGS_SUMMARY_MAX - 1)}…` : text;
-}
-
-const whole = (n: number) => Math.max(0, Math.round(Number.isFinite(n) ? n : 0));
-
-export function toBudget(b: BudgetSnapshot): Budget {
-  return {
-    toolCalls: { used: whole(b.toolCalls.used), max: whole(b.toolCalls.max) },
-    loops: { used: whole(b.loops.used), max: whole(b.loops.max) },
-    previewBytes: { used: whole(b.previewBytes.used), max: whole(b.previewBytes.max) },
-    blockedCalls: {
-      consecutive: whole(b.blockedCalls.consecutive),
-      total: whole(b.blockedCalls.total),
-      fuse: whole(b.blockedCalls.fuse),
-    },
-    tokens: { input: whole(b.tokens.input), output: whole(b.tokens.output), cap: whole(b.tokens.cap) },
-    contextPercent: Math.min(100, Math.max(0, Number.isFinite(b.contextPercent) ? b.contextPercent : 0)),
-  };
-}
-
-export function toTrackerNode(i: TrackerItemInfo): TrackerNode {
-  return {
-    path: i.path,
-    description: i.description,
-    status: i.status,
-    files: [...i.files],
-    verify: [...i.verify],
-    ...(i.lastVerify
-      ? {
-          lastVerify: {
-            command: i.lastVerify.command,
-            exitCode: i.lastVerify.exitCode,
-            at: i.lastVerify.at,
-            ...(i.lastVerify.output !== undefined ? { output: i.lastVerify.output } : {}),
-          },
-        }
-      : {}),
-    children: i.children.map(toTrackerNode),
-  };
 }
