@@ -1,5 +1,6 @@
 /** Commands on the plan file: open it, compare revisions, run its verify commands. */
 import * as vscode from 'vscode';
+import { signalOf } from '../cancellation';
 import { describeError } from '../log';
 import type { HostServices } from './services';
 
@@ -43,12 +44,11 @@ export async function runAllVerify(s: HostServices, arg?: unknown): Promise<void
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Planwise: running verify commands', cancellable: true },
     async (_progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort(new Error('verify run cancelled')));
+      const cancel = signalOf(token);
       try {
-        return await s.verify.runAll(file, markdown, controller.signal);
+        return await s.verify.runAll(file, markdown, cancel.signal);
       } finally {
-        sub.dispose();
+        cancel.dispose();
       }
     },
   );
