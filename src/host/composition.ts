@@ -4,10 +4,8 @@
  * injection. The engine and the OpenAI client load later still, with the first session.
  */
 import * as vscode from 'vscode';
-import { accessSync, constants, promises as fsp, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadEvent } from '../core/events/types';
-import type { WorkspaceReader, WorkspaceWriter } from '../core/ports';
 import { EXEC_ENV } from '../core/tools/execCommand';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { scrubbedEnv } from '../node/env';
@@ -15,12 +13,11 @@ import { NodeCommandRunner } from '../node/processRunner';
 import { createSearcher } from '../node/ripgrepSearcher';
 import { systemClock } from '../node/clock';
 import { emptyViewState, type Flags } from '../protocol';
-import { WorkspaceEditWriter } from './adapters/editWriter';
-import { ExcludingReader } from './adapters/filesExclude';
 import { RedactingArchiveStore, redactMessage } from './adapters/redactingArchive';
 import { findBundledRipgrep } from './adapters/ripgrep';
-import { TerminalCommandRunner, agentTerminalEnv, type TerminalHost } from './adapters/terminalRunner';
-import { VscodeWorkspaceReader, VscodeWorkspaceWriter } from './adapters/vscodeFs';
+import { TerminalCommandRunner, agentTerminalEnv } from './adapters/terminalRunner';
+import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
+import { WorkspacePartsCache, isExecutableFile } from './workspaceParts';
 import type { LensSource } from './codelens/provider';
 import { VerifyResults } from './codelens/verifyResults';
 import { runHostCommand, type HostCommandKey } from './commands/table';
@@ -31,7 +28,7 @@ import { ContextKeySync } from './contextKeySync';
 import { DisposableStore } from './disposables';
 import { adviceForModelError, type Advice } from './errors';
 import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
-import type { HostLog } from './log';
+import { describeError, type HostLog } from './log';
 import { createPanelActions } from './panel/actions';
 import { PanelHub } from './panel/hub';
 import { PanelViewProvider } from './panel/provider';
@@ -44,7 +41,6 @@ import { PendingRequests } from './prompts/pending';
 import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
 import { createEngineAccess } from './session/engine';
-import { PlanFiles } from './session/planFiles';
 import { BudgetStatusBar } from './status/statusBar';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
 import { withLastVerify } from './verify/trackerPatch';
@@ -71,58 +67,14 @@ export interface Host extends vscode.Disposable {
 /** Lens timestamps ("2 min ago") are refreshed this often while results exist. */
 const LENS_TICK_MS = 60_000;
 
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface WorkspaceParts {
-  readonly key: string;
-  readonly reader: WorkspaceReader;
-  readonly writer: WorkspaceWriter;
-  readonly editWriter: WorkspaceWriter;
-  readonly planFiles: PlanFiles;
-}
-
 export function composeHost(shared: SharedParts): Host {
   const { context, config, log, keys, trust, lensChanged, showAdvice } = shared;
   const store = new DisposableStore();
 
   // ---- workspace ports (rebuilt when the folders change) ------------------------------------
-  let workspace: WorkspaceParts | undefined;
-  const roots = (): string[] =>
-    (vscode.workspace.workspaceFolders ?? [])
-      .filter((f) => f.uri.scheme === 'file')
-      .map((f) => {
-        try {
-          return realpathSync(f.uri.fsPath);
-        } catch {
-          return f.uri.fsPath;
-        }
-      });
-  const ws = (): WorkspaceParts => {
-    const r = roots();
-    if (r.length === 0) throw new Error('Open a folder first: Planwise plans inside a workspace folder.');
-    const key = r.join('\n');
-    if (workspace?.key === key) return workspace;
-    const toUri = (p: string) => vscode.Uri.file(p);
-    const inner = new VscodeWorkspaceReader(r, vscode.workspace.fs, toUri, (p) => fsp.realpath(p));
-    const reader = new ExcludingReader(inner, () => config.filesExclude);
-    const writer = new VscodeWorkspaceWriter(vscode.workspace.fs, toUri);
-    workspace = {
-      key,
-      reader,
-      writer,
-      editWriter: new WorkspaceEditWriter(writer),
-      planFiles: new PlanFiles(reader, () => config.settings.plansDirectory),
-    };
-    return workspace;
-  };
+  const workspaceParts = new WorkspacePartsCache(config);
+  const roots = () => workspaceParts.roots();
+  const ws = () => workspaceParts.get();
   const relativePath = (p: string) => (roots().length > 0 ? ws().planFiles.relative(p) : p);
 
   // ---- panel state, prompts -----------------------------------------------------------------
@@ -151,28 +103,15 @@ export function composeHost(shared: SharedParts): Host {
   const interviewer = new HostInterviewer(pending, surface);
 
   // ---- shell, search, archive, verify -------------------------------------------------------
-  const terminalHost: TerminalHost<vscode.Terminal> = {
-    createTerminal: (o) =>
-      vscode.window.createTerminal({
-        name: o.name,
-        cwd: o.cwd,
-        env: o.env,
-        iconPath: new vscode.ThemeIcon('checklist'),
-        isTransient: true,
-      }),
-    onDidChangeTerminalShellIntegration: (l) => vscode.window.onDidChangeTerminalShellIntegration(l),
-    onDidEndTerminalShellExecution: (l) => vscode.window.onDidEndTerminalShellExecution(l),
-    onDidCloseTerminal: (l) => vscode.window.onDidCloseTerminal(l),
-  };
   const terminalRunner = store.add(
-    new TerminalCommandRunner(terminalHost, new NodeCommandRunner(), {
+    new TerminalCommandRunner(vscodeTerminalHost, new NodeCommandRunner(), {
       name: TERMINAL_NAME,
       env: agentTerminalEnv(process.env, EXEC_ENV, scrubbedEnv),
       log: (l) => log.info(l),
     }),
   );
   const runner = new TrustGatedRunner(trust, terminalRunner);
-  const rgPath = findBundledRipgrep(vscode.env.appRoot, isExecutable);
+  const rgPath = findBundledRipgrep(vscode.env.appRoot, isExecutableFile);
   log.debug(
     rgPath
       ? `search: VS Code's ripgrep at ${rgPath}`
@@ -367,6 +306,24 @@ export function composeHost(shared: SharedParts): Host {
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
   };
+
+  // A reload mid-plan brings the session back, with its pending approval or question.
+  const LAST_SESSION = 'planwise.lastSession';
+  store.add(
+    controller.onDidChange(() => {
+      const s = controller.current;
+      const live = s !== undefined && s.state !== 'idle' && s.state !== 'cancelled';
+      const id = live ? s.id : undefined;
+      if (context.workspaceState.get<string>(LAST_SESSION) !== id) void context.workspaceState.update(LAST_SESSION, id);
+    }),
+  );
+  const last = context.workspaceState.get<string>(LAST_SESSION);
+  if (last !== undefined && controller.current === undefined) {
+    log.info(`resuming session ${last}, which was live when the window closed`);
+    controller
+      .resume(last)
+      .catch((err: unknown) => log.warn(`could not resume session ${last}: ${describeError(err)}`));
+  }
 
   log.info('Planwise host ready');
   return {
