@@ -1,21 +1,14 @@
 /** `exec_command`: one read-only shell command, admitted by the gate before anything runs. */
 import * as z from 'zod';
 import { checkShellCommand } from '../gate';
-import { failure, resultOf } from './result';
+import { failure } from './result';
+import { runShell } from './shellRun';
 import { symlinkEscape } from './symlinkEscape';
 import type { ToolDefinition } from './types';
 
-export const EXEC_DEFAULT_TIMEOUT_MS = 30000;
-/** Bytes kept of each of stdout and stderr; the result is then previewed/spooled as usual. */
-export const EXEC_MAX_OUTPUT_BYTES = 1024 * 1024;
+export { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES } from './shellRun';
 
-/** Pagers off, no lock files, no external diff program. `undefined` removes a variable. */
-export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
-  GIT_PAGER: 'cat',
-  PAGER: 'cat',
-  GIT_OPTIONAL_LOCKS: '0',
-  GIT_EXTERNAL_DIFF: undefined,
-};
+export const EXEC_DEFAULT_TIMEOUT_MS = 30000;
 
 const schema = z.object({
   command: z.string().min(1),
@@ -49,35 +42,13 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
       return failure(`blocked: path '${escape}' resolves outside the workspace through a symlink`, { blocked: true });
     }
 
-    const timeoutMs = ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS;
-    let run;
-    try {
-      run = await ctx.runner.run(args.command, {
-        cwd: root,
-        env: EXEC_ENV,
-        timeoutMs,
-        maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-    } catch (err) {
-      if (ctx.signal?.aborted) return failure('exec_command was cancelled');
-      return failure(`exec_command failed to start: ${(err as Error).message}`);
-    }
-
-    const status = run.timedOut
-      ? `timed out after ${timeoutMs / 1000} s and was killed; output so far:`
-      : run.exitCode === null
-        ? 'killed before it exited'
-        : `exit code ${run.exitCode}`;
-    const parts = [status, section('stdout', run.stdout), section('stderr', run.stderr)];
-    if (run.truncated) parts.push(`[output cut: only the first ${EXEC_MAX_OUTPUT_BYTES} bytes of each stream kept]`);
-    const ok = run.exitCode === 0 && !run.timedOut;
-    const lowSignal = run.stdout.trim() === '' && (!ok || run.stderr.trim() === '');
-    return resultOf(ctx, parts.join('\n'), { ok, lowSignal });
+    return runShell(ctx, {
+      tool: 'exec_command',
+      command: args.command,
+      root,
+      runner: ctx.runner,
+      timeoutMs: ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS,
+      flagLowSignal: true,
+    });
   },
 };
-
-function section(name: string, text: string): string {
-  if (text === '') return `${name}: (empty)`;
-  return `${name}:\n${text.endsWith('\n') ? text.slice(0, -1) : text}`;
-}

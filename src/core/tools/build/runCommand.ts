@@ -4,9 +4,8 @@
  * refused command never reaches the runner.
  */
 import * as z from 'zod';
-import type { RunResult } from '../../ports';
-import { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES } from '../execCommand';
-import { failure, resultOf } from '../result';
+import { failure } from '../result';
+import { runShell } from '../shellRun';
 import type { ToolDefinition, ToolResult } from '../types';
 import { agentContextOf, type AgentToolContext } from '../session/context';
 import { decideBuildCommand } from './buildPolicy';
@@ -43,7 +42,14 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     } else if (!decision.run) {
       return failure(decision.reason, { blocked: true });
     }
-    return execute(ctx, root, args.command);
+    return runShell(ctx, {
+      tool: 'run_command',
+      command: args.command,
+      root,
+      runner: ctx.runner,
+      timeoutMs: ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,
+      flagLowSignal: false,
+    });
   },
 };
 
@@ -63,34 +69,4 @@ async function askPerson(ctx: AgentToolContext, command: string, reason: string)
       'find another way, or say in your reply what you need run and why',
     { blocked: true },
   );
-}
-
-async function execute(ctx: AgentToolContext, root: string, command: string): Promise<ToolResult> {
-  const timeoutMs = ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
-  let run: RunResult;
-  try {
-    run = await ctx.runner!.run(command, {
-      cwd: root,
-      env: EXEC_ENV,
-      timeoutMs,
-      maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-  } catch (err) {
-    if (ctx.signal?.aborted) return failure('run_command was cancelled');
-    return failure(`run_command failed to start: ${(err as Error).message}`);
-  }
-  const status = run.timedOut
-    ? `timed out after ${timeoutMs / 1000} s and was killed; output so far:`
-    : run.exitCode === null
-      ? 'killed before it exited'
-      : `exit code ${run.exitCode}`;
-  const parts = [status, section('stdout', run.stdout), section('stderr', run.stderr)];
-  if (run.truncated) parts.push(`[output cut: only the first ${EXEC_MAX_OUTPUT_BYTES} bytes of each stream kept]`);
-  return resultOf(ctx, parts.join('\n'), { ok: run.exitCode === 0 && !run.timedOut });
-}
-
-function section(name: string, text: string): string {
-  if (text === '') return `${name}: (empty)`;
-  return `${name}:\n${text.endsWith('\n') ? text.slice(0, -1) : text}`;
 }

@@ -1,0 +1,64 @@
+/**
+ * Running one command that a shell tool already admitted, and the text the model reads back:
+ * the exit status, stdout and stderr, and a note when output was cut. Shared by `exec_command`
+ * and the build agent's `run_command`, which differ only in how they admit a command.
+ */
+import type { CommandRunner } from '../ports';
+import { failure, resultOf } from './result';
+import type { ToolContext, ToolResult } from './types';
+
+/** Bytes kept of each of stdout and stderr; the result is then previewed/spooled as usual. */
+export const EXEC_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** Pagers off, no lock files, no external diff program. `undefined` removes a variable. */
+export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  GIT_OPTIONAL_LOCKS: '0',
+  GIT_EXTERNAL_DIFF: undefined,
+};
+
+export interface ShellRun {
+  /** The tool's name, for the cancelled and failed-to-start messages. */
+  readonly tool: string;
+  readonly command: string;
+  /** The workspace root the command runs in. */
+  readonly root: string;
+  readonly runner: CommandRunner;
+  readonly timeoutMs: number;
+  /** Mark the result low-signal when stdout is empty (and, on success, stderr too). */
+  readonly flagLowSignal: boolean;
+}
+
+/** Runs the command with `EXEC_ENV` and the output cap; the result is ok on exit code 0 within the timeout. */
+export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolResult> {
+  let run;
+  try {
+    run = await shell.runner.run(shell.command, {
+      cwd: shell.root,
+      env: EXEC_ENV,
+      timeoutMs: shell.timeoutMs,
+      maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  } catch (err) {
+    if (ctx.signal?.aborted) return failure(`${shell.tool} was cancelled`);
+    return failure(`${shell.tool} failed to start: ${(err as Error).message}`);
+  }
+
+  const status = run.timedOut
+    ? `timed out after ${shell.timeoutMs / 1000} s and was killed; output so far:`
+    : run.exitCode === null
+      ? 'killed before it exited'
+      : `exit code ${run.exitCode}`;
+  const parts = [status, section('stdout', run.stdout), section('stderr', run.stderr)];
+  if (run.truncated) parts.push(`[output cut: only the first ${EXEC_MAX_OUTPUT_BYTES} bytes of each stream kept]`);
+  const ok = run.exitCode === 0 && !run.timedOut;
+  const lowSignal = shell.flagLowSignal && run.stdout.trim() === '' && (!ok || run.stderr.trim() === '');
+  return resultOf(ctx, parts.join('\n'), { ok, lowSignal });
+}
+
+function section(name: string, text: string): string {
+  if (text === '') return `${name}: (empty)`;
+  return `${name}:\n${text.endsWith('\n') ? text.slice(0, -1) : text}`;
+}
