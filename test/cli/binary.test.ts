@@ -10,10 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { ScriptedServer, sse } from '../support/scriptedServer';
+import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { NO_RETRIES, modelArgs, pendingPlanOf, sessionIdOf } from './cliHarness';
+import { NO_RETRIES, modelArgs, pendingPlanOf, sessionIdOf, useCliScene } from './cliHarness';
 
 interface Child {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -52,8 +51,7 @@ describe('the built planwise binary', function () {
   this.timeout(60_000);
   let outDir: string;
   let cli: string;
-  let server: ScriptedServer | undefined;
-  let ws: TempWorkspace | undefined;
+  const { serve, workspace } = useCliScene();
 
   before(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'planwise-cli-bundle-'));
@@ -73,19 +71,13 @@ describe('the built planwise binary', function () {
     });
   });
   after(() => rmSync(outDir, { recursive: true, force: true }));
-  afterEach(async () => {
-    await server?.close();
-    ws?.cleanup();
-    server = undefined;
-    ws = undefined;
-  });
 
   it('plans and stops at the gate (exit 0, plan path printed)', async () => {
-    server = await ScriptedServer.start([
+    const server = await serve([
       sse.toolTurn([{ name: 'list_files', args: {} }]),
       sse.textTurn(planResponse(samplePlan())),
     ]);
-    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
+    const ws = workspace({ 'README.md': '# demo\n' });
     const child = start(cli, ['plan', '--workspace', ws.root, ...modelArgs(server.baseURL), 'add a greeting helper']);
     child.proc.stdin.end();
     const { code } = await child.exited;
@@ -95,12 +87,12 @@ describe('the built planwise binary', function () {
   });
 
   it('SIGKILLed at the approval gate, then resumed: the same plan awaits approval, and answering it builds', async () => {
-    server = await ScriptedServer.start([
+    const server = await serve([
       sse.textTurn(planResponse(samplePlan('Add notes', 'notes.txt'))),
       sse.toolTurn([{ name: 'write_file', args: { path: 'notes.txt', content: 'notes\n' } }]),
       sse.textTurn('Wrote notes.txt.'),
     ]);
-    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
+    const ws = workspace({ 'README.md': '# demo\n' });
     const args = ['--interactive', '--workspace', ws.root, ...modelArgs(server.baseURL)];
 
     const first = start(cli, ['plan', ...args, 'add notes']);

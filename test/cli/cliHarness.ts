@@ -1,11 +1,14 @@
 /**
  * Drives the CLI's `main()` in-process with fake IO: captured stdout/stderr, a scripted stdin
- * (lines fed up front, then closed unless `keepStdinOpen`), and an environment of the test's
- * choosing — pointed at the scripted OpenAI-compatible server over loopback.
+ * (lines fed up front, then closed), and an environment of the test's choosing — pointed at the
+ * scripted OpenAI-compatible server over loopback. `useCliScene` gives a test its servers and temp
+ * workspaces and removes them after it.
  */
 import { PassThrough, Writable } from 'node:stream';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { ScriptedServer, type Script, type ScriptedServerOptions } from '../support/scriptedServer';
+import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 
 export class Capture extends Writable {
   private readonly chunks: string[] = [];
@@ -78,4 +81,43 @@ export function pendingPlanOf(output: string): string {
   const m = /Plan awaiting approval: (.+\.md)$/m.exec(output);
   if (!m) throw new Error(`no pending plan in the output:\n${output}`);
   return m[1]!;
+}
+
+/** The scripted servers and temp workspaces of one test. */
+export interface CliScene {
+  /** Starts a scripted server on loopback. */
+  serve(script: Script, options?: ScriptedServerOptions): Promise<ScriptedServer>;
+  /** Makes a temp workspace holding `files`. */
+  workspace(files?: Record<string, string>): TempWorkspace;
+  /** A server and a workspace (a README by default), and the flags that point a run at both. */
+  setup(
+    script: Script,
+    files?: Record<string, string>,
+  ): Promise<{ server: ScriptedServer; ws: TempWorkspace; args: string[] }>;
+}
+
+/** Call inside a `describe`: every server and workspace a test makes is closed and removed after it. */
+export function useCliScene(): CliScene {
+  const servers: ScriptedServer[] = [];
+  const workspaces: TempWorkspace[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    for (const ws of workspaces.splice(0)) ws.cleanup();
+  });
+  const serve = async (script: Script, options?: ScriptedServerOptions) => {
+    const server = await ScriptedServer.start(script, options);
+    servers.push(server);
+    return server;
+  };
+  const workspace = (files: Record<string, string> = {}) => {
+    const ws = makeTempWorkspace(files);
+    workspaces.push(ws);
+    return ws;
+  };
+  const setup = async (script: Script, files: Record<string, string> = { 'README.md': '# demo\n' }) => {
+    const server = await serve(script);
+    const ws = workspace(files);
+    return { server, ws, args: ['--workspace', ws.root, ...modelArgs(server.baseURL)] };
+  };
+  return { serve, workspace, setup };
 }

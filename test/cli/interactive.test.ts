@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { ScriptedServer, sse, type RecordedRequest, type ScriptedTurn } from '../support/scriptedServer';
+import { sse, type RecordedRequest, type ScriptedTurn } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { NO_RETRIES, modelArgs, runCli } from './cliHarness';
+import { NO_RETRIES, runCli, useCliScene } from './cliHarness';
 
 const question = {
   name: 'request_user_input',
@@ -26,30 +25,14 @@ const lastUserText = (r: RecordedRequest) =>
   (r.body.messages.filter((m) => m['role'] === 'user').at(-1) as { content: string } | undefined)?.content ?? '';
 
 describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
-  let server: ScriptedServer | undefined;
-  let ws: TempWorkspace | undefined;
-  afterEach(async () => {
-    await server?.close();
-    ws?.cleanup();
-    server = undefined;
-    ws = undefined;
-  });
+  const { setup } = useCliScene();
 
   async function run(script: readonly ScriptedTurn[], stdin: string[], flags: string[] = []) {
-    server = await ScriptedServer.start(script);
-    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
-    const r = await runCli(
-      [
-        'plan',
-        '--interactive',
-        ...flags,
-        '--workspace',
-        ws.root,
-        ...modelArgs(server.baseURL),
-        'add a greeting helper',
-      ],
-      { env: NO_RETRIES, stdin },
-    );
+    const { server, ws, args } = await setup(script);
+    const r = await runCli(['plan', '--interactive', ...flags, ...args, 'add a greeting helper'], {
+      env: NO_RETRIES,
+      stdin,
+    });
     return { ...r, server, ws };
   }
 

@@ -2,26 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadEvent } from '../../src/core/events/types';
-import { ScriptedServer, sse, type ScriptedTurn } from '../support/scriptedServer';
+import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { NO_RETRIES, modelArgs, pendingPlanOf, runCli, sessionIdOf } from './cliHarness';
+import { NO_RETRIES, modelArgs, pendingPlanOf, runCli, sessionIdOf, useCliScene } from './cliHarness';
 
 describe('planwise plan (headless, against the scripted server)', () => {
-  let server: ScriptedServer | undefined;
-  let ws: TempWorkspace | undefined;
-  afterEach(async () => {
-    await server?.close();
-    ws?.cleanup();
-    server = undefined;
-    ws = undefined;
-  });
-
-  async function setup(script: readonly ScriptedTurn[], files: Record<string, string> = { 'README.md': '# demo\n' }) {
-    server = await ScriptedServer.start(script);
-    ws = makeTempWorkspace(files);
-    return { server, ws, args: ['--workspace', ws.root, ...modelArgs(server.baseURL)] };
-  }
+  const { serve, workspace, setup } = useCliScene();
 
   it('plans read-only, persists the plan, stops at the gate and prints its path (exit 0)', async () => {
     const s = await setup([
@@ -163,10 +149,10 @@ describe('planwise plan (headless, against the scripted server)', () => {
   });
 
   it('exits 1 with one sentence naming the base URL and model when the model cannot be reached', async () => {
-    const closed = await ScriptedServer.start([]);
+    const closed = await serve([]);
     const baseURL = closed.baseURL;
     await closed.close();
-    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
+    const ws = workspace({ 'README.md': '# demo\n' });
     const r = await runCli(['plan', '--workspace', ws.root, ...modelArgs(baseURL, 'gone-model'), 'plan it'], {
       env: NO_RETRIES,
     });
@@ -185,7 +171,7 @@ describe('planwise plan (headless, against the scripted server)', () => {
   });
 
   it('usage errors exit 2 with one clear sentence: no model, no key for a remote endpoint, bad flags', async () => {
-    ws = makeTempWorkspace({});
+    const ws = workspace({});
     const noModel = await runCli(['plan', '--workspace', ws.root, 'task'], { env: {} });
     assert.equal(noModel.code, 2);
     assert.match(noModel.stderr, /^planwise plan: no model given: pass --model ID or set PLANWISE_MODEL/);
@@ -228,7 +214,7 @@ describe('planwise plan (headless, against the scripted server)', () => {
     assert.ok(tty.stdout.includes('\u001b[2mthinking: \u001b[22m\u001b[2mConsider'), tty.stdout);
 
     await s.server.close();
-    server = await ScriptedServer.start(script());
+    const server = await serve(script());
     const plain = await runCli(['plan', '--workspace', s.ws.root, ...modelArgs(server.baseURL), 'task'], {
       env: { ...NO_RETRIES, NO_COLOR: '1' },
       stdoutTTY: true,

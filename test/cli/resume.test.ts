@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ScriptedServer, sse, type ScriptedTurn } from '../support/scriptedServer';
+import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { NO_RETRIES, modelArgs, pendingPlanOf, runCli, sessionIdOf } from './cliHarness';
+import { NO_RETRIES, pendingPlanOf, runCli, sessionIdOf, useCliScene } from './cliHarness';
 
 describe('planwise resume', () => {
-  let server: ScriptedServer | undefined;
-  let ws: TempWorkspace | undefined;
-  afterEach(async () => {
-    await server?.close();
-    ws?.cleanup();
-    server = undefined;
-    ws = undefined;
-  });
-
-  async function setup(script: readonly ScriptedTurn[]) {
-    server = await ScriptedServer.start(script);
-    ws = makeTempWorkspace({ 'README.md': '# demo\n' });
-    return { server, ws, args: ['--workspace', ws.root, ...modelArgs(server.baseURL)] };
-  }
+  const { workspace, setup } = useCliScene();
 
   it('presents a pending plan again; answering it builds', async () => {
     const s = await setup([
@@ -99,7 +85,7 @@ describe('planwise resume', () => {
   });
 
   it('says so when the workspace has no sessions at all', async () => {
-    ws = makeTempWorkspace({});
+    const ws = workspace({});
     const r = await runCli(['resume', 'abc', '--workspace', ws.root, '--model', 'm'], { env: NO_RETRIES });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /No sessions are archived in .*; start one with 'planwise plan "task"'/);

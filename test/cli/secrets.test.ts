@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScriptedServer, sse } from '../support/scriptedServer';
+import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { NO_RETRIES, modelArgs, runCli, sessionIdOf } from './cliHarness';
+import { NO_RETRIES, modelArgs, runCli, sessionIdOf, useCliScene } from './cliHarness';
 
 /** Every file under `dir`, recursively, with its content. */
 function allFiles(dir: string): { path: string; text: string }[] {
@@ -23,14 +22,7 @@ const keyCheckPlan = samplePlan(
 );
 
 describe('the API key never leaks', () => {
-  let server: ScriptedServer | undefined;
-  let ws: TempWorkspace | undefined;
-  afterEach(async () => {
-    await server?.close();
-    ws?.cleanup();
-    server = undefined;
-    ws = undefined;
-  });
+  const { serve, workspace } = useCliScene();
 
   for (const variant of ['OPENAI_API_KEY', '--api-key-env MY_LLM_KEY'] as const) {
     it(`is sent to the endpoint but never printed, archived or given to commands (${variant})`, async () => {
@@ -42,8 +34,8 @@ describe('the API key never leaks', () => {
         sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
         sse.textTurn('Checked.'),
       ];
-      server = await ScriptedServer.start(script(), { apiKey: key });
-      ws = makeTempWorkspace({ 'README.md': '# demo\n' });
+      let server = await serve(script(), { apiKey: key });
+      const ws = workspace({ 'README.md': '# demo\n' });
       const keyArgs = variant === 'OPENAI_API_KEY' ? [] : ['--api-key-env', 'MY_LLM_KEY'];
       const env = { ...NO_RETRIES, ...(variant === 'OPENAI_API_KEY' ? { OPENAI_API_KEY: key } : { MY_LLM_KEY: key }) };
       const base = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
@@ -55,7 +47,7 @@ describe('the API key never leaks', () => {
       assert.ok(server.requests.every((r) => r.headers.authorization === `Bearer ${key}`));
 
       await server.close();
-      server = await ScriptedServer.start(script(), { apiKey: key });
+      server = await serve(script(), { apiKey: key });
       const jsonBase = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
       const json = await runCli(['plan', '--json', '--approve', 'execute', ...jsonBase, 'check again'], { env });
       assert.equal(json.code, 0, json.stderr);
@@ -70,8 +62,8 @@ describe('the API key never leaks', () => {
 
   it('masks the key when a provider quotes it in an error', async () => {
     const key = `sk-planwise-${randomBytes(12).toString('hex')}`;
-    server = await ScriptedServer.start(() => sse.httpError(401, `Incorrect API key provided: ${key}.`));
-    ws = makeTempWorkspace({});
+    const server = await serve(() => sse.httpError(401, `Incorrect API key provided: ${key}.`));
+    const ws = workspace({});
     const r = await runCli(['plan', '--workspace', ws.root, ...modelArgs(server.baseURL), 'task'], {
       env: { ...NO_RETRIES, OPENAI_API_KEY: key },
     });
