@@ -180,6 +180,20 @@ export function composeHost(shared: SharedParts): Host {
     onEvent,
   });
   store.add(controller);
+  // Verify runs from the lenses and the panel feed the session's tracker (requireVerifyToComplete).
+  store.add(
+    results.onDidRecord((e) => {
+      if (e.record.running) return;
+      void controller.current
+        ?.recordVerify(e.planFile, e.stepIndex, {
+          command: e.record.command,
+          exitCode: e.record.exitCode,
+          at: e.record.at,
+          ...(e.output !== undefined ? { output: e.output } : {}),
+        })
+        .catch((err: unknown) => log.error('recording a verify result failed', err));
+    }),
+  );
 
   const services: HostServices = {
     controller,

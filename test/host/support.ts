@@ -47,6 +47,13 @@ export class FakeSession implements Session {
     this.calls.push('reopen');
     return this.onReopen(this);
   }
+  async recordVerify(
+    planFile: string,
+    step: number,
+    result: { command: string; exitCode: number | null },
+  ): Promise<void> {
+    this.calls.push(`verify ${planFile} ${step} ${result.command} ${result.exitCode}`);
+  }
   cancel(): void {
     this.cancelled++;
   }

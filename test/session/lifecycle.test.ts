@@ -252,4 +252,17 @@ describe('planning lifecycle and the build agent', () => {
       }
     });
   }
+
+  it('verify results recorded by the host complete a step only when every check passed', async () => {
+    h = await startHarness([sse.textTurn(planResponse(samplePlan()))], { config: { interactive: false } });
+    await h.session.start('plan');
+    const planFile = h.session.planFile!;
+    const command = 'node -e "process.exit(0)"';
+    await h.session.recordVerify(planFile, 1, { command, exitCode: 1, at: 1, output: 'boom' });
+    assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'in_progress');
+    await h.session.recordVerify('/elsewhere/other.md', 1, { command, exitCode: 0, at: 2 });
+    assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'in_progress', 'another plan is ignored');
+    await h.session.recordVerify(planFile, 1, { command, exitCode: 0, at: 3 });
+    assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'completed');
+  });
 });

@@ -71,6 +71,16 @@ export interface Session {
   decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined>;
   /** After a resume: re-presents a pending approval (or question) to the person. */
   reopen(): Promise<SessionStop | undefined>;
+  /**
+   * A verify command the host ran itself (CodeLens, panel): recorded on the step, and under
+   * `requireVerifyToComplete` a step whose every verify command passed becomes completed (a
+   * failure leaves it in progress). Ignored for another plan than the session's.
+   */
+  recordVerify(
+    planFile: string,
+    step: number,
+    result: { command: string; exitCode: number | null; at: number; output?: string },
+  ): Promise<void>;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
   cancel(): void;
 }

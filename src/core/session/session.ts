@@ -53,6 +53,8 @@ class PlanwiseSession implements Session {
   private readonly verifyResults = new Map<string, VerifyResult>();
   private task: string | undefined;
   private autoDecided = false;
+  /** Verify commands that passed last time they ran, by step path. */
+  private readonly passedChecks = new Map<string, Set<string>>();
 
   constructor(
     readonly id: string,
@@ -146,6 +148,28 @@ class PlanwiseSession implements Session {
       return undefined;
     }
     return this.run(() => this.afterDecision({ decision, ...(feedback !== undefined ? { feedback } : {}) }, 'person'));
+  }
+
+  async recordVerify(
+    planFile: string,
+    step: number,
+    result: { command: string; exitCode: number | null; at: number; output?: string },
+  ): Promise<void> {
+    const tracker = this.core.tracker;
+    if (planFile !== this.core.planFile || !tracker) return;
+    const path = String(step);
+    this.verifyResults.set(path, { ...result, output: result.output ?? '' });
+    const item = tracker.get()?.items[step - 1];
+    if (!item) return;
+    const passed = (this.passedChecks.get(path) ?? new Set<string>()).add(result.command);
+    if (result.exitCode !== 0) passed.delete(result.command);
+    this.passedChecks.set(path, passed);
+    const covered = item.verify.every((v) => [...passed].some((c) => v === c || v.includes(c)));
+    if (result.exitCode === 0 && covered && item.status !== 'completed') {
+      await tracker.apply({ action: 'update', index: step, status: 'completed' });
+    } else if (result.exitCode !== 0 && item.status !== 'completed') {
+      await tracker.apply({ action: 'update', index: step, status: 'in_progress' });
+    }
   }
 
   async reopen(): Promise<SessionStop | undefined> {
