@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { HostMessage } from '../../protocol';
 import { DisposableStore } from '../disposables';
-import { createNonce, panelHtml } from './html';
+import { panelHtml } from './html';
 import type { PanelHub } from './hub';
 import type { MessageRouter } from './router';
 
@@ -33,7 +33,6 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(media, ...parts)).toString();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
-      nonce: createNonce(),
       scriptUri: asUri('webview.js'),
       styleUris: [asUri('codicons', 'codicon.css'), asUri('panel.css')],
     });
