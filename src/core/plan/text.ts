@@ -90,11 +90,6 @@ export function valueItems(text: string): string[] {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** UTF-8 size of a string in bytes. */
-export function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
-}
-
 /** The longest prefix of `text` whose UTF-8 encoding fits `maxBytes`, never splitting a character. */
 export function boundUtf8(text: string, maxBytes: number): { text: string; truncated: boolean; bytes: number } {
   const bytes = encoder.encode(text);
