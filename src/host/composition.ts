@@ -28,6 +28,7 @@ import { ContextKeySync } from './contextKeySync';
 import { DisposableStore } from './disposables';
 import { adviceForModelError, type Advice } from './errors';
 import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
+import { isLocalEndpoint } from './config';
 import { describeError, type HostLog } from './log';
 import { createPanelActions } from './panel/actions';
 import { PanelHub } from './panel/hub';
@@ -78,7 +79,11 @@ export function composeHost(shared: SharedParts): Host {
   const relativePath = (p: string) => (roots().length > 0 ? ws().planFiles.relative(p) : p);
 
   // ---- panel state, prompts -----------------------------------------------------------------
-  const flags = (): Flags => ({ hasApiKey: keys.known.length > 0, trusted: trust.trusted });
+  const flags = (): Flags => ({
+    hasApiKey: keys.known.length > 0,
+    keyRequired: !isLocalEndpoint(config.settings.baseUrl),
+    trusted: trust.trusted,
+  });
   const hub = new PanelHub(
     { ...emptyViewState(), flags: flags() },
     { log: (l) => log.warn(l), sanitize: (m) => redactMessage(m, keys.known) },
@@ -254,6 +259,7 @@ export function composeHost(shared: SharedParts): Host {
   store.add(pending.onDidChange(refresh));
   const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
   store.add(keys.onDidChange(updateFlags));
+  store.add(config.onDidChange(updateFlags));
   void keys.hasKey().then(updateFlags);
   const trustNotice = () =>
     controller.setStandingNotice(

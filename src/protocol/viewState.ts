@@ -230,6 +230,8 @@ export const LifecycleSchema = z.object({
 export const FlagsSchema = z.object({
   /** Only whether a key is stored; the key itself never reaches the webview. */
   hasApiKey: z.boolean(),
+  /** The configured endpoint needs a key (a local server such as Ollama does not). Default true. */
+  keyRequired: z.boolean().optional(),
   /** Workspace trust: when false, shell and verify runs are off. */
   trusted: z.boolean(),
 });

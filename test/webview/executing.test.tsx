@@ -142,4 +142,11 @@ describe('panel: blocked and keep-planning notices', () => {
     p.update([{ op: 'flags.set', flags: { hasApiKey: true, trusted: true } }]);
     assert.equal(p.queryByText(/No API key is set/), null);
   });
+
+  it('does not ask for a key when the endpoint needs none (a local server)', () => {
+    const p = mountPanel({ state: { flags: { hasApiKey: false, keyRequired: false, trusted: true } } });
+    assert.equal(p.queryByText(/No API key is set/), null);
+    p.update([{ op: 'flags.set', flags: { hasApiKey: false, keyRequired: true, trusted: true } }]);
+    assert.ok(p.getByText(/No API key is set/));
+  });
 });
