@@ -209,8 +209,8 @@ export async function driveSession(
   }
 }
 
-function usageError(io: CliIO, command: string, message: string, usage: string): number {
-  io.stderr.write(`planwise ${command}: ${message}\n\n${usage}`);
+function usageError(io: CliIO, message: string): number {
+  io.stderr.write(`planwise plan: ${message}\n\n${USAGE}`);
   return EXIT_USAGE;
 }
 
@@ -220,10 +220,9 @@ export const planCommand: CliCommand = async (args, io) => {
     io.stdout.write(USAGE);
     return 0;
   }
-  if ('error' in flags) return usageError(io, 'plan', flags.error, USAGE);
+  if ('error' in flags) return usageError(io, flags.error);
   const task = flags.positionals.join(' ').trim();
-  if (task === '')
-    return usageError(io, 'plan', 'give the task to plan, e.g. planwise plan "add a --dry-run flag"', USAGE);
+  if (task === '') return usageError(io, 'give the task to plan, e.g. planwise plan "add a --dry-run flag"');
   const run = composeRun(flags, io);
   if ('error' in run) {
     io.stderr.write(`planwise plan: ${run.error}\n`);
