@@ -39,7 +39,13 @@ export function renderPanelHtml(o: PanelHtmlOptions): string {
     }
   }
   if (o.scriptNonce === o.styleNonce) throw new Error('scriptNonce and styleNonce must differ.');
-  if (/[\s;,']/.test(o.cspSource)) throw new Error(`cspSource '${o.cspSource}' is not a single CSP source.`);
+  // Desktop VS Code gives one origin; the web workbench (code-server) gives `'self' https://*.vscode-cdn.net`.
+  const sources = o.cspSource.trim().split(/\s+/);
+  if (o.cspSource.trim() === '' || !sources.every((t) => t === "'self'" || !/[;,']/.test(t))) {
+    throw new Error(
+      `cspSource '${o.cspSource}' is not a single CSP source (or 'self' and origins, as VS Code gives it).`,
+    );
+  }
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${o.scriptNonce}'`,
