@@ -6,10 +6,7 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/io';
-import { validatePlan } from '../../src/core/plan/validator';
-import { trackerFromPlan } from '../../src/core/plan/tracker';
-import { applyTrackerAction } from '../../src/core/plan/trackerActions';
-import { tempStore, validPlan } from './storeHelpers';
+import { tempStore, trackerWithStepOneDone, validPlan } from './storeHelpers';
 
 (globalThis as { PLANWISE_VERSION?: string }).PLANWISE_VERSION ??= '0.0.0-test';
 
@@ -106,13 +103,7 @@ describe('planwise plans', () => {
     const a = await ctx.store.save(validPlan(3), { name: 'tracked' });
     assert.ok(a.ok);
     await ctx.store.save(validPlan(2), { stem: 'tracked' });
-    const t = applyTrackerAction(trackerFromPlan(validatePlan(validPlan(2)).summary), {
-      action: 'update',
-      index: 1,
-      status: 'completed',
-    });
-    assert.ok(t.ok);
-    await ctx.store.saveTracker('tracked', t.tracker);
+    await ctx.store.saveTracker('tracked', trackerWithStepOneDone(2));
     mkdirSync(join(ctx.root, '.vtcode/plans'), { recursive: true });
     writeFileSync(join(ctx.root, '.vtcode/plans/by-hand.md'), '# Notes only\n');
     const r = await run(['plans'], { cwd: ctx.root });

@@ -3,9 +3,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, unlink
 import { basename, join } from 'node:path';
 import { validatePlan } from '../../src/core/plan/validator';
 import { TRACKER_BLOCK_START, TRACKER_BLOCK_END } from '../../src/core/plan/trackerBlock';
-import { trackerFromPlan, trackerCounts, parseTrackerFile } from '../../src/core/plan/tracker';
-import { applyTrackerAction } from '../../src/core/plan/trackerActions';
-import { tempStore, validPlan } from './storeHelpers';
+import { trackerCounts, parseTrackerFile } from '../../src/core/plan/tracker';
+import { tempStore, trackerOf, trackerWithStepOneDone, validPlan } from './storeHelpers';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 
@@ -130,7 +129,7 @@ describe('plan store: tracker (rules §4)', () => {
   it('writes the sidecar, the global mirror and the block embedded in the plan; the plan stays valid', async () => {
     const r = await ctx.store.save(validPlan(2));
     assert.ok(r.ok);
-    const tracker = trackerFromPlan(validatePlan(validPlan(2)).summary);
+    const tracker = trackerOf(2);
     await ctx.store.saveTracker(r.stem, tracker);
     const sidecar = read(join(ctx.root, '.vtcode/plans', `${r.stem}.tasks.md`));
     assert.equal(read(join(ctx.root, '.vtcode/tasks/current_task.md')), sidecar);
@@ -150,29 +149,18 @@ describe('plan store: tracker (rules §4)', () => {
   it('falls back to the embedded block when the sidecar is missing', async () => {
     const r = await ctx.store.save(validPlan(2));
     assert.ok(r.ok);
-    const done = applyTrackerAction(trackerFromPlan(validatePlan(validPlan(2)).summary), {
-      action: 'update',
-      index: 1,
-      status: 'completed',
-    });
-    assert.ok(done.ok);
-    await ctx.store.saveTracker(r.stem, done.tracker);
+    const done = trackerWithStepOneDone(2);
+    await ctx.store.saveTracker(r.stem, done);
     unlinkSync(join(ctx.root, '.vtcode/plans', `${r.stem}.tasks.md`));
     const loaded = await ctx.store.load(r.stem);
     assert.equal(loaded.trackerSource, 'embedded');
-    assert.deepEqual(loaded.tracker, done.tracker);
+    assert.deepEqual(loaded.tracker, done);
   });
 
   it('refreshes the tracker on a revision, keeping the status of surviving steps; history has no block', async () => {
     const r = await ctx.store.save(validPlan(2));
     assert.ok(r.ok);
-    const t = applyTrackerAction(trackerFromPlan(validatePlan(validPlan(2)).summary), {
-      action: 'update',
-      index: 1,
-      status: 'completed',
-    });
-    assert.ok(t.ok);
-    await ctx.store.saveTracker(r.stem, t.tracker);
+    await ctx.store.saveTracker(r.stem, trackerWithStepOneDone(2));
     const rev = await ctx.store.save(validPlan(3), { stem: r.stem });
     assert.ok(rev.ok);
     assert.equal(rev.revision, 2);
@@ -260,7 +248,7 @@ describe('plan store: reading (rules §4)', () => {
     const b = await ctx.store.save(validPlan(3));
     assert.ok(a.ok && b.ok);
     await ctx.store.save(validPlan(1, { summary: '' }));
-    await ctx.store.saveTracker(b.stem, trackerFromPlan(validatePlan(validPlan(3)).summary));
+    await ctx.store.saveTracker(b.stem, trackerOf(3));
     const dir = join(ctx.root, '.vtcode/plans');
     writeFileSync(join(dir, `.${a.stem}.md.123.abcd.tmp`), 'partial');
     writeFileSync(join(dir, 'broken.md'), '# Just a title\n');

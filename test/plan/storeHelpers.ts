@@ -1,8 +1,12 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { PlanStore } from '../../src/core/plan/store';
+import { trackerFromPlan, type Tracker } from '../../src/core/plan/tracker';
+import { applyTrackerAction } from '../../src/core/plan/trackerActions';
+import { validatePlan } from '../../src/core/plan/validator';
 import { buildPlan, type PlanParts } from './planBuilder';
 
 /** A temporary workspace with a PlanStore over it; `cleanup()` removes the folder. */
@@ -26,4 +30,16 @@ export function validPlan(n = 1, parts: PlanParts = {}): string {
     (_, i) => `${i + 1}. Step ${i + 1} of the work -> files: [src/m${i + 1}.ts] -> verify: [npm test]`,
   ).join('\n');
   return buildPlan({ steps, ...parts });
+}
+
+/** The fresh tracker of `validPlan(n)`: every step pending. */
+export function trackerOf(n: number): Tracker {
+  return trackerFromPlan(validatePlan(validPlan(n)).summary);
+}
+
+/** The tracker of `validPlan(n)` with step 1 marked completed. */
+export function trackerWithStepOneDone(n: number): Tracker {
+  const done = applyTrackerAction(trackerOf(n), { action: 'update', index: 1, status: 'completed' });
+  assert.ok(done.ok, done.ok ? '' : done.error);
+  return done.tracker;
 }
