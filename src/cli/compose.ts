@@ -117,7 +117,6 @@ export interface CliRun {
   readonly deps: SessionDeps;
   readonly config: SessionConfig;
   readonly archive: FileArchiveStore;
-  readonly interactive: boolean;
   readonly json: boolean;
   /** Where the person reads prose: stdout, or stderr with `--json`. */
   readonly ui: Printer;
@@ -245,7 +244,6 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     deps,
     config,
     archive,
-    interactive,
     json,
     ui,
     style,
