@@ -2,19 +2,25 @@
 //
 // runloop: the scripted server (its own process) answers 1,000 requests with one read_file call
 // each, then a final answer. The same script is run by (a) a bare loop on the `openai` SDK
-// (lib/bareLoop.mjs) and (b) Planwise's runloop, `runTurn`, with the real guards, gate, tools and
-// Node adapters (lib/planwiseLoop.mjs); both send the same system prompt and planning tool schemas.
-// One warm-up round of 100 turns each, then ROUNDS measured rounds, the order alternating; the
-// figure is median(Planwise) / median(bare). Planwise's budgets are raised so no guard stops a
-// 1,000-call turn, but every guard still runs.
+// (lib/bareLoop.mjs) and (b) a Planwise planning session through `createSession`, with the real
+// guards, gate, tools and Node adapters (lib/planwiseLoop.mjs). Both send byte-identical requests
+// (checked: the SHA-256 of each run's last request, which holds the whole thread). After one
+// 100-turn warm-up each, PAIRS pairs of runs (Planwise then bare, bare then Planwise, ...) are
+// timed, with a forced GC before every run; the figure is the median over the pairs of
+// Planwise's wall time / the bare loop's, beside the same median for the client process's CPU
+// time. Adjacent runs see about the same load from other processes, so per-pair ratios cancel most
+// of a shared machine's noise. Planwise's budgets are raised so no guard stops a 1,000-call turn,
+// but every guard still runs.
 //
-// prefix: a scripted two-turn planning session through `runTurn` with default budgets: listing,
-// reading, searching, a shell command, parallel calls, six search misses that trigger the tool-free
-// synthesis pass, then a follow-up turn. The server compares each request's serialised system
-// message and tools array with the first request's.
+// prefix: a scripted two-turn planning session through `createSession` with default budgets:
+// listing, reading, searching, a shell command, parallel calls, six search misses that trigger the
+// tool-free synthesis pass, then a revision turn. The server compares each request's serialised
+// system message and tools array with the first request's.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { runBareLoop } from './lib/bareLoop.mjs';
 import { figureMain, log, measured, notMeasured } from './lib/figure.mjs';
 import { loadPlanwise, runPlanwiseSession } from './lib/planwiseLoop.mjs';
@@ -23,8 +29,14 @@ import { formatMs, median, round, timeMs } from './lib/stats.mjs';
 
 export const GOAL_RATIO = 1.2;
 const TURNS = Number(process.env.PLANWISE_BENCH_TURNS ?? 1000);
-const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 5);
+/** Timed pairs (one run of each side); PLANWISE_BENCH_ROUNDS overrides. */
+const PAIRS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 7);
+/** No new pair starts after this many seconds of timed runs, once MIN_PAIRS are done. */
+const BUDGET_MS = Number(process.env.PLANWISE_BENCH_RUNLOOP_SECONDS ?? 300) * 1000;
+const MIN_PAIRS = Math.min(3, PAIRS);
 const WARMUP_TURNS = 100;
+/** One distinct file per call, so no call repeats an earlier one (the repeated-request guard would trip). */
+const FILES = Math.max(TURNS, WARMUP_TURNS);
 const TASK = 'Plan how to add input validation to every exported function.';
 const FINAL = `<proposed_plan>
 # Validate inputs
@@ -60,15 +72,23 @@ const NO_STOP_BUDGETS = {
   lowSignal: { consecutive: RAISED, total: RAISED },
 };
 
+/** A full collection before each run, so neither side pays for the other's garbage. */
+function collector() {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc');
+}
+
 async function runloop() {
   const mod = await loadPlanwise();
   if (mod.missing) return notMeasured(`${mod.missing}; the bare SDK baseline (lib/bareLoop.mjs) is ready`);
-  const workspace = makeWorkspace(TURNS);
+  const gc = collector();
+  const workspace = makeWorkspace(FILES);
   const server = await startScriptedServer();
   const tools = mod.planningToolSchemas();
   try {
     const once = async (side, turns) => {
-      const baseURL = await server.start({ kind: 'toolLoop', turns, files: TURNS, final: FINAL });
+      const baseURL = await server.start({ kind: 'toolLoop', turns, files: FILES, final: FINAL });
+      gc();
       const cpuBefore = process.cpuUsage();
       const { ms } = await timeMs(() =>
         side === 'bare'
@@ -77,61 +97,81 @@ async function runloop() {
       );
       const cpu = process.cpuUsage(cpuBefore);
       const stats = await server.stats();
-      stats.clientCpuMs = (cpu.user + cpu.system) / 1000;
       if (stats.requests !== turns + 1) {
         throw new Error(`the ${side} loop made ${stats.requests} requests, expected ${turns + 1}`);
       }
-      return { ms, stats };
+      return {
+        ms,
+        clientCpuMs: (cpu.user + cpu.system) / 1000,
+        serverMs: stats.serverMs,
+        requestBytes: stats.bodyBytes,
+        requestDigest: stats.requestDigest,
+        prefixIdentical: `${stats.identical}/${stats.requests}`,
+      };
     };
     log(`runloop: warm-up (${WARMUP_TURNS} turns each)`);
     await once('bare', WARMUP_TURNS);
     await once('planwise', WARMUP_TURNS);
-    const runs = { bare: [], planwise: [] };
-    for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 === 0 ? ['bare', 'planwise'] : ['planwise', 'bare'];
-      for (const side of order) {
-        const { ms, stats } = await once(side, TURNS);
-        runs[side].push({
-          ms,
-          clientCpuMs: stats.clientCpuMs,
-          serverMs: stats.serverMs,
-          requestBytes: stats.bodyBytes,
-          prefixIdentical: `${stats.identical}/${stats.requests}`,
-        });
-        log(
-          `runloop: round ${r + 1}/${ROUNDS} ${side}: ${formatMs(ms)} for ${TURNS} turns ` +
-            `(client CPU ${formatMs(stats.clientCpuMs)}, server ${formatMs(stats.serverMs)})`,
-        );
+
+    const pairs = [];
+    const started = Date.now();
+    const loadBefore = os.loadavg()[0];
+    for (let p = 0; p < PAIRS; p++) {
+      if (p >= MIN_PAIRS && Date.now() - started > BUDGET_MS) {
+        log(`runloop: stopping after ${p} pairs (past the ${BUDGET_MS / 1000} s budget for timed runs)`);
+        break;
       }
+      const order = p % 2 === 0 ? ['planwise', 'bare'] : ['bare', 'planwise'];
+      const pair = {};
+      for (const side of order) pair[side] = await once(side, TURNS);
+      pair.first = order[0];
+      pair.ratio = pair.planwise.ms / pair.bare.ms;
+      pair.cpuRatio = pair.planwise.clientCpuMs / pair.bare.clientCpuMs;
+      pairs.push(pair);
+      log(
+        `runloop: pair ${p + 1}/${PAIRS} (${order.join(' then ')}): Planwise ${formatMs(pair.planwise.ms)} ` +
+          `(CPU ${formatMs(pair.planwise.clientCpuMs)}), bare ${formatMs(pair.bare.ms)} ` +
+          `(CPU ${formatMs(pair.bare.clientCpuMs)}): ${pair.ratio.toFixed(2)}x wall, ${pair.cpuRatio.toFixed(2)}x CPU`,
+      );
     }
-    const med = (side, key) => median(runs[side].map((x) => x[key]));
-    const bare = med('bare', 'ms');
-    const planwise = med('planwise', 'ms');
-    const ratio = planwise / bare;
-    const cpuRatio = med('planwise', 'clientCpuMs') / med('bare', 'clientCpuMs');
+
+    const ratios = pairs.map((x) => x.ratio);
+    const cpuRatios = pairs.map((x) => x.cpuRatio);
+    const ratio = median(ratios);
+    const cpuRatio = median(cpuRatios);
+    const med = (side, key) => median(pairs.map((x) => x[side][key]));
+    const sameRequests = pairs.every(
+      (x) => x.planwise.requestDigest === x.bare.requestDigest && x.planwise.requestBytes === x.bare.requestBytes,
+    );
+    const span = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}x`;
     const value =
-      `${ratio.toFixed(2)}x (Planwise ${formatMs(planwise)} vs bare SDK loop ${formatMs(bare)} for ${TURNS} turns, ` +
-      `${(planwise / TURNS).toFixed(2)} vs ${(bare / TURNS).toFixed(2)} ms/turn; client CPU ${cpuRatio.toFixed(2)}x)`;
-    const summary = (side) => ({
-      medianMs: round(med(side, 'ms')),
-      medianClientCpuMs: round(med(side, 'clientCpuMs')),
-      medianServerMs: round(med(side, 'serverMs')),
-      requestBytes: runs[side][0]?.requestBytes,
-      runs: runs[side].map((x) => ({
-        ...x,
-        ms: round(x.ms),
-        clientCpuMs: round(x.clientCpuMs),
-        serverMs: round(x.serverMs),
-      })),
+      `${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x client CPU (medians of ${pairs.length} interleaved pairs; ` +
+      `per pair ${span(ratios)} wall, ${span(cpuRatios)} CPU); ${(med('planwise', 'ms') / TURNS).toFixed(2)} vs ` +
+      `${(med('bare', 'ms') / TURNS).toFixed(2)} ms/turn over ${TURNS} turns` +
+      (sameRequests ? '; byte-identical requests' : '; requests NOT byte-identical (see results.json)');
+    const run = (x) => ({
+      ms: round(x.ms),
+      clientCpuMs: round(x.clientCpuMs),
+      serverMs: round(x.serverMs),
+      requestBytes: x.requestBytes,
+      prefixIdentical: x.prefixIdentical,
     });
     return measured(value, ratio <= GOAL_RATIO, {
+      method: 'median of per-pair ratios over interleaved pairs (Planwise/bare), forced GC before each run',
       turns: TURNS,
-      rounds: ROUNDS,
+      pairs: pairs.length,
+      loadAverage1m: { before: round(loadBefore), after: round(os.loadavg()[0]) },
       goalRatio: GOAL_RATIO,
       ratio: round(ratio, 3),
       clientCpuRatio: round(cpuRatio, 3),
-      bare: summary('bare'),
-      planwise: summary('planwise'),
+      pairRatios: ratios.map((x) => round(x, 3)),
+      pairCpuRatios: cpuRatios.map((x) => round(x, 3)),
+      sameRequests,
+      requestDigests: { planwise: pairs[0]?.planwise.requestDigest, bare: pairs[0]?.bare.requestDigest },
+      medianMs: { planwise: round(med('planwise', 'ms')), bare: round(med('bare', 'ms')) },
+      medianClientCpuMs: { planwise: round(med('planwise', 'clientCpuMs')), bare: round(med('bare', 'clientCpuMs')) },
+      medianServerMs: { planwise: round(med('planwise', 'serverMs')), bare: round(med('bare', 'serverMs')) },
+      runs: pairs.map((x) => ({ first: x.first, planwise: run(x.planwise), bare: run(x.bare) })),
     });
   } finally {
     await server.close();

@@ -2,7 +2,8 @@
 // own, so the loop being measured shares its event loop with nothing else, as with a remote model.
 // Driven over IPC by `startScriptedServer` (serverClient.mjs). Besides answering, it records a digest
 // of every request's prefix (the system message and the tools array) for the prefix-stability figure;
-// it keeps no request bodies, so memory stays flat over long runs.
+// it keeps only the last request body (for `requestDigest`), so memory stays flat over long runs.
+import { createHash } from 'node:crypto';
 import { loadTs } from './load.mjs';
 
 const mod = await loadTs('scripted-server', `export { ScriptedServer, sse } from './test/support/scriptedServer';`);
@@ -10,6 +11,8 @@ const { ScriptedServer, sse } = mod;
 
 let server;
 let stats;
+/** The raw body of the latest chat request: in a tool loop it holds the whole thread. */
+let lastBody = '';
 
 function resetStats() {
   stats = {
@@ -23,6 +26,7 @@ function resetStats() {
     lastBodyBytes: 0,
     serverMs: 0,
   };
+  lastBody = '';
 }
 
 /** Records whether this request's prefix is byte-identical (as serialised JSON) to the first request's. */
@@ -58,6 +62,7 @@ function scriptFor(scenario) {
     notePrefix(record.body);
     stats.bodyBytes += Buffer.byteLength(record.rawBody);
     stats.lastBodyBytes = Buffer.byteLength(record.rawBody);
+    lastBody = record.rawBody;
     server.requests.length = 0; // no request bodies are kept: memory stays flat over 1,000 turns
     const toolFree = record.body.tools === undefined || record.body.tool_choice === 'none';
     if (scenario.kind === 'toolLoop') {
@@ -86,7 +91,9 @@ process.on('message', async (msg) => {
       process.send({ ok: true, baseURL: server.baseURL });
     } else if (msg.cmd === 'stats') {
       const { first: _first, ...rest } = stats;
-      process.send({ ok: true, stats: { ...rest, exhausted: server?.exhausted.length ?? 0 } });
+      // SHA-256 of the last request, so two clients' runs can be shown to send the same requests.
+      const requestDigest = createHash('sha256').update(lastBody).digest('hex');
+      process.send({ ok: true, stats: { ...rest, requestDigest, exhausted: server?.exhausted.length ?? 0 } });
     } else if (msg.cmd === 'stop') {
       await server?.close();
       process.send({ ok: true });
