@@ -296,16 +296,13 @@ export class ApprovalMachine {
       deferredPlanFile: undefined,
       proposedDuringExecution: duringExecution,
     };
-    const requested: LifecycleEffect =
-      previousPlanFile === undefined
-        ? { type: 'approval_requested', planFile, revision, proposedDuringExecution: duringExecution }
-        : {
-            type: 'approval_requested',
-            planFile,
-            revision,
-            proposedDuringExecution: duringExecution,
-            previousPlanFile,
-          };
+    const requested: LifecycleEffect = {
+      type: 'approval_requested',
+      planFile,
+      revision,
+      proposedDuringExecution: duringExecution,
+      ...(previousPlanFile !== undefined ? { previousPlanFile } : {}),
+    };
     return this.moveTo('awaiting_approval', next, [requested]);
   }
 
