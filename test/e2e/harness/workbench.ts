@@ -79,34 +79,64 @@ export async function openWorkbench(
     const renderMs = Date.now() - started;
 
     const runCommand = async (title: string, o: { timeoutMs?: number } = {}): Promise<void> => {
-      const t = o.timeoutMs ?? 30_000;
+      const deadline = Date.now() + (o.timeoutMs ?? 30_000);
+      const left = (cap: number) => Math.max(500, Math.min(cap, deadline - Date.now()));
       const box = page.locator(SELECTORS.quickInputBox);
-      await page.keyboard.press('F1');
-      try {
-        await box.waitFor({ state: 'visible', timeout: 5000 });
-      } catch {
-        // F1 can be swallowed while focus sits in a widget that handles it; the other default binding.
-        await page.keyboard.press('Control+Shift+P');
-        await box.waitFor({ state: 'visible', timeout: t });
-      }
-      await box.fill(`>${title}`);
       const row = page
         .locator(SELECTORS.quickInputRow)
         .filter({
           has: page.locator(SELECTORS.quickInputRowLabel, { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
         })
         .first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: t });
-      } catch {
-        const shown = await page.locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`).allInnerTexts();
-        await page.keyboard.press('Escape');
-        throw new Error(
-          `The command palette has no command "${title}" (it showed: ${shown.slice(0, 8).join('; ') || 'nothing'}). ` +
-            'Pass the label exactly as the palette shows it, "Category: Title".',
+      const open = async (): Promise<boolean> => {
+        if (await box.isVisible()) return true;
+        await page.keyboard.press('F1');
+        if (
+          await box.waitFor({ state: 'visible', timeout: left(5000) }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return true;
+        // F1 can be swallowed while focus sits in a widget that handles it; the other default binding.
+        await page.keyboard.press('Control+Shift+P');
+        return box.waitFor({ state: 'visible', timeout: left(5000) }).then(
+          () => true,
+          () => false,
         );
+      };
+      // The palette lists the commands known when it was filled: an extension whose contributions
+      // arrive later (right after load) shows up only when the text changes, so type it again. Right
+      // after a load the workbench may also close the palette while it restores focus: open it again.
+      for (;;) {
+        if (await open()) {
+          await box.fill(`>${title}`).catch(() => undefined);
+          const found = await row.waitFor({ state: 'visible', timeout: left(3000) }).then(
+            () => true,
+            () => false,
+          );
+          if (
+            found &&
+            (await row.click({ timeout: left(3000) }).then(
+              () => true,
+              () => false,
+            ))
+          )
+            break;
+        }
+        if (Date.now() >= deadline) {
+          const shown = await page
+            .locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`)
+            .allInnerTexts()
+            .catch(() => []);
+          await page.keyboard.press('Escape');
+          throw new Error(
+            `The command palette has no command "${title}" (it showed: ${shown.slice(0, 8).join('; ') || 'nothing'}). ` +
+              'Pass the label exactly as the palette shows it, "Category: Title".',
+          );
+        }
+        await box.fill('>').catch(() => undefined);
       }
-      await row.click();
       // The palette closes (or is reused by the command's own input box, which replaces the rows).
       await row.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
     };

@@ -1,0 +1,17 @@
+// Keeps what a failed scenario needs for diagnosis: the workbench logs (Planwise's output channel,
+// the extension host log) copied to test-artifacts/e2e/logs/<name>/ before the server's temp folders go.
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { artifactsDir } from '../harness';
+
+export function saveLogs(name: string, userDataDir: string): string {
+  const target = path.join(artifactsDir, 'logs', name);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  try {
+    cpSync(path.join(userDataDir, 'logs'), target, { recursive: true });
+  } catch {
+    // no logs written yet
+  }
+  return target;
+}

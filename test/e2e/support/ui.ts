@@ -1,0 +1,273 @@
+/**
+ * Planwise-specific helpers over the harness's workbench: the panel's frame, the command palette
+ * flows, editors and CodeLenses. Selectors are those of VS Code 1.100's web workbench and of the
+ * panel's own markup (webview/components/*).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { SELECTORS, type Workbench } from '../harness';
+
+export const PANEL_VIEW = 'Planning';
+export const FOCUS_PANEL = 'Planwise: Focus on Planning View';
+
+/** User settings that point Planwise at the scripted model. */
+export function planwiseSettings(baseURL: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'planwise.baseUrl': baseURL,
+    'planwise.planningModel': 'scripted-model',
+    // The panel's width decides how much of it a screenshot shows.
+    'workbench.sideBar.location': 'left',
+    ...extra,
+  };
+}
+
+/** The Planwise panel's content frame, found again whenever VS Code re-creates the webview. */
+export class Panel {
+  private current: Frame | undefined;
+
+  constructor(private readonly wb: Workbench) {}
+
+  async frame(): Promise<Frame> {
+    if (this.current && !this.current.isDetached()) return this.current;
+    this.current = await this.wb.webviewFrame(PANEL_VIEW, { timeoutMs: 60_000 });
+    await this.current.locator('.pw-app').waitFor({ state: 'visible', timeout: 30_000 });
+    return this.current;
+  }
+
+  /** Opens (focuses) the view and returns its frame. */
+  async open(): Promise<Frame> {
+    await this.wb.runCommand(FOCUS_PANEL);
+    this.current = undefined;
+    return this.frame();
+  }
+
+  async locator(selector: string): Promise<Locator> {
+    return (await this.frame()).locator(selector);
+  }
+
+  /** Waits for `selector` (optionally holding `text`) to be visible in the panel. */
+  async waitFor(selector: string, opts: { text?: string | RegExp; timeoutMs?: number } = {}): Promise<Locator> {
+    const timeout = opts.timeoutMs ?? 60_000;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const frame = await this.frame();
+      let loc = frame.locator(selector);
+      if (opts.text !== undefined) loc = loc.filter({ hasText: opts.text });
+      try {
+        await loc.first().waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(5000, deadline - Date.now())) });
+        return loc.first();
+      } catch (err) {
+        if (Date.now() >= deadline) {
+          const shown = await this.text().catch(() => '(the panel could not be read)');
+          throw new Error(
+            `The panel never showed ${selector}${opts.text !== undefined ? ` with ${String(opts.text)}` : ''} ` +
+              `within ${timeout} ms. It shows:\n${shown.slice(0, 3000)}`,
+            { cause: err },
+          );
+        }
+      }
+    }
+  }
+
+  /** The panel's visible text. */
+  async text(): Promise<string> {
+    return (await this.frame()).locator('body').innerText();
+  }
+
+  /** The panel's whole DOM, attributes included. */
+  async html(): Promise<string> {
+    return (await this.frame()).content();
+  }
+}
+
+/** "Planwise: Start Planning", then the task typed into its input box. */
+export async function startPlanning(wb: Workbench, task: string): Promise<void> {
+  await wb.runCommand('Planwise: Start Planning');
+  await fillInputBox(wb, task, /Describe the task/);
+}
+
+/** Waits for the quick input box (showing `prompt`), types `text` and presses Enter. */
+export async function fillInputBox(wb: Workbench, text: string, prompt?: RegExp): Promise<void> {
+  const widget = wb.page.locator(SELECTORS.quickInput);
+  if (prompt) await widget.filter({ hasText: prompt }).waitFor({ state: 'visible', timeout: 30_000 });
+  const box = wb.page.locator(SELECTORS.quickInputBox);
+  await box.waitFor({ state: 'visible', timeout: 30_000 });
+  await box.fill(text);
+  await box.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Picks the row whose label matches `label` in an open QuickPick. */
+export async function pickQuickItem(wb: Workbench, label: RegExp): Promise<void> {
+  const row = wb.page.locator(SELECTORS.quickInputRow).filter({ hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click();
+}
+
+/** The labels the command palette offers for `text` (then closes it). */
+export async function paletteEntries(wb: Workbench, text: string): Promise<string[]> {
+  await wb.page.keyboard.press('F1');
+  const box = wb.page.locator(SELECTORS.quickInputBox);
+  await box.waitFor({ state: 'visible', timeout: 10_000 });
+  await box.fill(`>${text}`);
+  await wb.page.waitForTimeout(1000);
+  const labels = await wb.page.locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`).allInnerTexts();
+  await box.press('Escape');
+  return labels.map((l) => l.trim());
+}
+
+/** Opens a workspace file through Quick Open (the palette without ">"). */
+export async function openFile(wb: Workbench, relativePath: string): Promise<void> {
+  await wb.page.keyboard.press('F1');
+  const box = wb.page.locator(SELECTORS.quickInputBox);
+  await box.waitFor({ state: 'visible', timeout: 10_000 });
+  await box.fill(relativePath);
+  const name = path.basename(relativePath);
+  const row = wb.page
+    .locator(SELECTORS.quickInputRow)
+    .filter({ has: wb.page.locator(SELECTORS.quickInputRowLabel, { hasText: name }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await box.press('Enter');
+  await activeTab(wb, name);
+}
+
+/** Waits until the active editor tab is `name`. */
+export async function activeTab(wb: Workbench, name: string | RegExp, timeoutMs = 30_000): Promise<void> {
+  await wb.page
+    .locator('.editor-group-container.active .tab.active')
+    .filter({ hasText: name })
+    .waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/**
+ * The text of the active editor's rendered lines (small files only: Monaco renders what is in view).
+ * `within` narrows to a part of the editor group, e.g. ".monaco-diff-editor" (both sides).
+ */
+export async function activeEditorText(wb: Workbench, within = ''): Promise<string> {
+  const lines = wb.page.locator(`.editor-group-container.active ${within} .monaco-editor .view-lines`);
+  const texts = await lines.evaluateAll((els) =>
+    els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => (e as HTMLElement).innerText),
+  );
+  return texts.join('\n').replace(/\u00a0/g, ' ');
+}
+
+/** Waits until the active editor shows `text`; returns what it shows then. */
+export async function waitForEditorText(
+  wb: Workbench,
+  text: string | RegExp,
+  timeoutMs = 30_000,
+  within = '',
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let shown = '';
+  while (Date.now() < deadline) {
+    shown = await activeEditorText(wb, within).catch(() => '');
+    if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`The active editor never showed ${String(text)}; it shows:\n${shown}`);
+}
+
+/** The CodeLens titles the active editor shows, top to bottom. */
+export async function codeLensTitles(wb: Workbench): Promise<string[]> {
+  const lenses = wb.page.locator('.editor-group-container.active .monaco-editor .codelens-decoration');
+  const texts = await lenses.evaluateAll((els) =>
+    els.flatMap((e) =>
+      Array.from(e.querySelectorAll('a, span:not(.codicon)'))
+        .map((a) => (a as HTMLElement).innerText.replace(/\u00a0/g, ' ').trim())
+        .filter((t) => t !== '' && t !== '|'),
+    ),
+  );
+  return [...new Set(texts)];
+}
+
+/** Waits until some CodeLens title matches `title`; returns every title shown then. */
+export async function waitForCodeLens(wb: Workbench, title: RegExp, timeoutMs = 30_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let shown: string[] = [];
+  while (Date.now() < deadline) {
+    shown = await codeLensTitles(wb);
+    if (shown.some((t) => title.test(t))) return shown;
+    await wb.page.waitForTimeout(250);
+  }
+  throw new Error(`No CodeLens matching ${title} appeared; the editor shows: ${JSON.stringify(shown)}`);
+}
+
+/** Clicks the CodeLens whose title matches `title`. */
+export async function clickCodeLens(wb: Workbench, title: RegExp): Promise<void> {
+  await waitForCodeLens(wb, title);
+  await wb.page
+    .locator('.editor-group-container.active .monaco-editor .codelens-decoration a')
+    .filter({ hasText: title })
+    .first()
+    .click();
+}
+
+/** Every file under `dir` (recursively) whose path matches `include`. */
+export function filesUnder(dir: string, include: RegExp = /./): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = path.join(d, n);
+      let isDir = false;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        continue;
+      }
+      if (isDir) walk(p);
+      else if (include.test(p)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The Planwise output channel's log files (`<userDataDir>/logs/<stamp>/exthost*\/planwise.planwise/*.log`). */
+export function planwiseLogFiles(userDataDir: string): string[] {
+  return filesUnder(path.join(userDataDir, 'logs'), /[\\/]planwise\.planwise[\\/][^\\/]+\.log$/);
+}
+
+export function readAll(files: readonly string[]): string {
+  return files.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+/** "Planwise: Set API Key" with `key` typed into its password box; waits for the confirmation. */
+export async function setApiKey(wb: Workbench, key: string): Promise<void> {
+  await wb.runCommand('Planwise: Set API Key');
+  const box = wb.page.locator(SELECTORS.quickInputBox);
+  await box.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await box.getAttribute('type')) !== 'password') throw new Error('the API key box is not a password box');
+  await box.fill(key);
+  await box.press('Enter');
+  await wb.waitForNotification(/API key saved/);
+}
+
+/** Drags the sash between the side bar and the editor so the side bar is `width` pixels wide. */
+export async function widenSidebar(wb: Workbench, width: number): Promise<void> {
+  const box = await wb.page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('the side bar is not visible');
+  const y = box.y + box.height / 2;
+  const edge = box.x + box.width;
+  await wb.page.mouse.move(edge + 1, y);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move(box.x + width, y, { steps: 8 });
+  await wb.page.mouse.up();
+}
+
+/** "Developer: Reload Window": waits for the page to load again and the workbench to render. */
+export async function reloadWindow(wb: Workbench): Promise<void> {
+  const loaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+  await wb.runCommand('Developer: Reload Window');
+  await loaded;
+  await wb.page.locator(SELECTORS.statusBar).waitFor({ state: 'visible', timeout: 60_000 });
+  await wb.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+}
