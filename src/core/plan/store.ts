@@ -131,8 +131,7 @@ export class PlanStore {
       if (tracker) {
         const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
         fileText = embedTrackerBlock(text, trackerBlockBody(refreshed));
-        await this.writer.writeFileAtomic(paths.sidecar, renderTrackerFile(refreshed));
-        await this.writer.writeFileAtomic(this.mirrorFile, renderTrackerFile(refreshed));
+        await this.writeTrackerFiles(paths, refreshed);
       }
       await this.writer.writeFileAtomic(paths.plan, fileText);
       revision += 1;
@@ -219,9 +218,7 @@ export class PlanStore {
       const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
       const raw = await this.readText(paths.plan);
       if (raw === undefined) throw new Error(`cannot save a tracker for "${stem}": ${paths.plan} does not exist`);
-      const file = renderTrackerFile(tracker);
-      await this.writer.writeFileAtomic(paths.sidecar, file);
-      await this.writer.writeFileAtomic(this.mirrorFile, file);
+      await this.writeTrackerFiles(paths, tracker);
       await this.writer.writeFileAtomic(paths.plan, embedTrackerBlock(raw, trackerBlockBody(tracker)));
     });
   }
@@ -231,6 +228,13 @@ export class PlanStore {
     const file = this.rejectedFile(stem ?? NEW_PLAN_DRAFT);
     const markdown = await this.readText(file);
     return markdown === undefined ? undefined : { file, markdown };
+  }
+
+  /** The tracker's sidecar beside the plan, and the global mirror. */
+  private async writeTrackerFiles(paths: PlanPaths, tracker: Tracker): Promise<void> {
+    const file = renderTrackerFile(tracker);
+    await this.writer.writeFileAtomic(paths.sidecar, file);
+    await this.writer.writeFileAtomic(this.mirrorFile, file);
   }
 
   private rejectedFile(stem: string): string {
