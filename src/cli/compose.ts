@@ -253,13 +253,8 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     redact,
     shown,
     attach(session) {
-      if (json) {
-        const renderer = new JsonRenderer(io.stdout, redact);
-        session.bus.on((e) => renderer.handle(e));
-      } else {
-        const renderer = new TranscriptRenderer(ui, style, shown);
-        session.bus.on((e) => renderer.handle(e));
-      }
+      const renderer = json ? new JsonRenderer(io.stdout, redact) : new TranscriptRenderer(ui, style, shown);
+      session.bus.on((e) => renderer.handle(e));
     },
     close() {
       input?.close();
