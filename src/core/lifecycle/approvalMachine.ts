@@ -43,14 +43,7 @@ export type LifecycleEvent =
 
 export type LifecycleEffect =
   | { readonly type: 'state_changed'; readonly from: LifecycleState; readonly to: LifecycleState; readonly mode: Mode }
-  | {
-      readonly type: 'approval_requested';
-      readonly planFile: string;
-      readonly revision: number;
-      readonly proposedDuringExecution: boolean;
-      /** The plan this one revises, for the diff shown at the gate. */
-      readonly previousPlanFile?: string;
-    }
+  | ({ readonly type: 'approval_requested' } & PendingApproval)
   | {
       readonly type: 'approval_resolved';
       readonly decision: ApprovalDecision;
@@ -111,10 +104,12 @@ export type DispatchResult =
       readonly effects: readonly LifecycleEffect[];
     };
 
+/** A plan at the gate: what `approval_requested` announces and `pendingApproval()` returns. */
 export interface PendingApproval {
   readonly planFile: string;
   readonly revision: number;
   readonly proposedDuringExecution: boolean;
+  /** The plan this one revises, for the diff shown at the gate. */
   readonly previousPlanFile?: string;
 }
 
