@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import type { CommandRunner, RunOptions, RunResult } from '../../src/core/ports';
 import { runTool } from '../../src/core/tools';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS, runCommandTool as tool } from '../../src/core/tools/build/runCommand';
 import type { AgentToolContext } from '../../src/core/tools/session/context';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { RecordingRunner } from '../tools/helpers';
 import { agentContextFor, ScriptedApprover } from './helpers';
-
-/** Records what it was asked and runs nothing. */
-class RecordingRunner implements CommandRunner {
-  readonly calls: { command: string; options: RunOptions }[] = [];
-  async run(command: string, options: RunOptions): Promise<RunResult> {
-    this.calls.push({ command, options });
-    return { exitCode: 0, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
-  }
-}
 
 describe('run_command', () => {
   let ws: TempWorkspace;

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
-import type { CommandRunner, RunOptions, RunResult } from '../../src/core/ports';
 import { EXEC_DEFAULT_TIMEOUT_MS, execCommandTool } from '../../src/core/tools/execCommand';
 import type { ToolContext } from '../../src/core/tools/types';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { contextFor } from './helpers';
-
-/** A runner that records what it was asked and runs nothing. */
-class RecordingRunner implements CommandRunner {
-  readonly calls: { command: string; options: RunOptions }[] = [];
-  async run(command: string, options: RunOptions): Promise<RunResult> {
-    this.calls.push({ command, options });
-    return { exitCode: 0, stdout: 'recorded\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
-  }
-}
+import { contextFor, RecordingRunner } from './helpers';
 
 describe('exec_command', () => {
   let ws: TempWorkspace;
