@@ -56,7 +56,7 @@ export class WorkspacePartsCache {
     const toUri = (p: string) => vscode.Uri.file(p);
     const inner = new VscodeWorkspaceReader(roots, vscode.workspace.fs, toUri, (p) => fsp.realpath(p));
     const reader = new ExcludingReader(inner, () => this.config.filesExclude);
-    const writer = new VscodeWorkspaceWriter(vscode.workspace.fs, toUri);
+    const writer = new VscodeWorkspaceWriter(vscode.workspace.fs, toUri, (from, to) => fsp.rename(from, to));
     this.parts = {
       key,
       reader,

@@ -99,6 +99,12 @@ export class VscodeWorkspaceWriter<U> implements WorkspaceWriter {
   constructor(
     private readonly fs: FsApi<U>,
     private readonly toUri: (path: string) => U,
+    /**
+     * The rename that puts the temporary file in place. `workspace.fs.rename` over a file open in an
+     * editor closes that editor (a plan file, while its tracker updates), so the host passes Node's,
+     * after which VS Code sees a plain change and reloads the editor.
+     */
+    private readonly renameOf?: (source: string, target: string) => Promise<void>,
   ) {}
 
   async writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
@@ -108,7 +114,8 @@ export class VscodeWorkspaceWriter<U> implements WorkspaceWriter {
     const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
     await this.fs.writeFile(this.toUri(tmp), bytes);
     try {
-      await this.fs.rename(this.toUri(tmp), this.toUri(path), { overwrite: true });
+      if (this.renameOf) await this.renameOf(tmp, path);
+      else await this.fs.rename(this.toUri(tmp), this.toUri(path), { overwrite: true });
     } catch (err) {
       await Promise.resolve(this.fs.delete(this.toUri(tmp), { useTrash: false })).catch(() => undefined);
       throw err;
