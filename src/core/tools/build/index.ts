@@ -7,16 +7,6 @@ import { runCommandTool } from './runCommand';
 import { writeFileTool } from './writeFile';
 
 export { editFileTool, runCommandTool, writeFileTool };
-export { EDIT_FILE_MAX_BYTES } from './editFile';
-export { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from './runCommand';
-export {
-  allowListProblems,
-  decideBuildCommand,
-  matchAllowList,
-  splitSimpleCommand,
-  type BuildDecision,
-  type BuildPolicyContext,
-} from './buildPolicy';
 
 /** Offered while building, besides the read-only tools. */
 export const buildAgentTools: readonly ToolDefinition[] = [
