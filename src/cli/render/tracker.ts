@@ -10,7 +10,7 @@ function leaves(items: readonly TrackerItemInfo[]): TrackerItemInfo[] {
 export function trackerLines(title: string, items: readonly TrackerItemInfo[], style: Style): string[] {
   const all = leaves(items);
   const done = all.filter((i) => i.status === 'completed').length;
-  const percent = all.length === 0 ? 0 : Math.round((done / all.length) * 100);
+  const percent = all.length === 0 ? 0 : Math.floor((done / all.length) * 100);
   const lines = [style.bold(`${title} (${done}/${all.length} completed, ${percent}%)`)];
   const walk = (list: readonly TrackerItemInfo[], prefix: string) => {
     list.forEach((item, i) => {

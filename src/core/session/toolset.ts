@@ -4,30 +4,16 @@
  */
 import type { ToolSchema } from '../agent/model';
 import { readOnlyTools, toolSchemaOf, type ToolDefinition } from '../tools';
-import { editFileTool } from '../tools/build/editFile';
-import { runCommandTool } from '../tools/build/runCommand';
-import { writeFileTool } from '../tools/build/writeFile';
-import { requestUserInputTool } from '../tools/session/requestUserInput';
-import { startPlanningTool } from '../tools/session/startPlanning';
-import { taskTrackerTool } from '../tools/session/taskTracker';
-
-const asTool = (t: unknown) => t as ToolDefinition;
+import { buildAgentTools } from '../tools/build';
+import { planningSessionTools } from '../tools/session';
 
 /** Planning: read, list, search, the gated shell, spool paging, the interview and the tracker. */
-export const PLANNING_TOOLS: readonly ToolDefinition[] = [
-  ...readOnlyTools,
-  asTool(requestUserInputTool),
-  asTool(taskTrackerTool),
-];
+export const PLANNING_TOOLS: readonly ToolDefinition[] = [...readOnlyTools, ...planningSessionTools];
 
 /** Building: the read tools (without the read-only shell), writes, commands, the tracker, start_planning. */
 export const BUILD_TOOLS: readonly ToolDefinition[] = [
   ...readOnlyTools.filter((t) => t.name !== 'exec_command'),
-  asTool(editFileTool),
-  asTool(writeFileTool),
-  asTool(runCommandTool),
-  asTool(taskTrackerTool),
-  asTool(startPlanningTool),
+  ...buildAgentTools,
 ];
 
 let planningSchemas: readonly ToolSchema[] | undefined;
