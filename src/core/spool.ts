@@ -87,8 +87,25 @@ export interface Preview {
   readonly spoolId?: string;
 }
 
+/**
+ * Bytes of `text` in UTF-8, counted without encoding it (results are measured several times on
+ * every tool call). A lone surrogate counts 3 bytes, as `TextEncoder` writes U+FFFD for it.
+ */
 export function utf8Length(text: string): number {
-  return encoder.encode(text).length;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      bytes += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
+      i++;
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
 }
 
 /**
@@ -97,8 +114,9 @@ export function utf8Length(text: string): number {
  * reference line between them telling how to page through the rest.
  */
 export function previewOf(text: string, limitBytes: number, spool: Spool): Preview {
+  const size = utf8Length(text);
+  if (size <= limitBytes) return { content: text, bytes: size };
   const data = encoder.encode(text);
-  if (data.length <= limitBytes) return { content: text, bytes: data.length };
   const id = spool.put(text);
   const total = data.length;
   // The reference's numbers are at most as long as `total`, so measure it with `total` everywhere.

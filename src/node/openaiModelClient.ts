@@ -14,6 +14,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { ModelError } from '../core/agent/model';
 import type { ChatMessage, ModelClient, ModelRequest, ModelStreamEvent, ToolSchema } from '../core/agent/model';
 import { StreamAccumulator } from '../core/agent/streamAccumulator';
+import { ChunkWatch } from './chunkWatch';
 import {
   abortedError,
   formatDuration,
@@ -112,16 +113,40 @@ function convertMessage(m: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
+/**
+ * The SDK messages of the previous request, so the next one converts only what is new: a thread's
+ * requests share their prefix message for message (same objects), and only the tail grows.
+ */
+export class SdkMessageCache {
+  private source: readonly ChatMessage[] = [];
+  private sdk: ChatCompletionMessageParam[] = [];
+
+  convert(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+    const shared = Math.min(messages.length, this.source.length);
+    let same = 0;
+    while (same < shared && messages[same] === this.source[same]) same++;
+    const out = this.sdk.slice(0, same);
+    for (let i = same; i < messages.length; i++) out.push(toSdkMessage(messages[i]!));
+    this.source = messages;
+    this.sdk = out;
+    return out;
+  }
+}
+
 const toSdkTool = (t: ToolSchema): ChatCompletionTool => ({
   type: 'function',
   function: { name: t.name, description: t.description, parameters: t.parameters },
 });
 
 /** The request body sent for a `ModelRequest`. Exported for tests and benchmarks. */
-export function toRequestBody(request: ModelRequest, includeUsage = true): ChatCompletionCreateParamsStreaming {
+export function toRequestBody(
+  request: ModelRequest,
+  includeUsage = true,
+  cache?: SdkMessageCache,
+): ChatCompletionCreateParamsStreaming {
   return {
     model: request.model,
-    messages: request.messages.map(toSdkMessage),
+    messages: cache ? cache.convert(request.messages) : request.messages.map(toSdkMessage),
     stream: true,
     ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
     ...(request.tools?.length ? { tools: request.tools.map(toSdkTool) } : {}),
@@ -143,6 +168,7 @@ export class OpenAIModelClient implements ModelClient {
   private readonly badBaseURL: string | undefined;
   /** Cleared once the endpoint rejects `stream_options`. */
   private includeUsage = true;
+  private readonly sdkMessages = new SdkMessageCache();
 
   constructor(private readonly options: OpenAIModelClientOptions) {
     this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
@@ -182,12 +208,23 @@ export class OpenAIModelClient implements ModelClient {
       ...(this.options.newToolCallId ? { newToolCallId: this.options.newToolCallId } : {}),
     });
     const iterator = stream[Symbol.asyncIterator]();
+    const watch = new ChunkWatch(
+      this.timeoutMs,
+      signal,
+      () =>
+        new ModelError(
+          'stream',
+          `The model '${ctx.model}' at ${ctx.baseURL} sent nothing for ${formatDuration(this.timeoutMs)} ` +
+            'in the middle of its answer, so the stream was abandoned. Try again; if it keeps happening, check the server.',
+        ),
+      abortedError,
+    );
     let complete = false;
     try {
       for (;;) {
         let next: IteratorResult<ChatCompletionChunk>;
         try {
-          next = await this.nextChunk(iterator, signal, ctx);
+          next = await watch.next(iterator);
         } catch (err) {
           if (signal?.aborted) throw abortedError();
           const mapped = streamError(err, ctx);
@@ -206,6 +243,7 @@ export class OpenAIModelClient implements ModelClient {
       complete = true;
       yield* closing;
     } finally {
+      watch.dispose();
       if (!complete) stream.controller.abort();
     }
   }
@@ -234,7 +272,7 @@ export class OpenAIModelClient implements ModelClient {
     const attempts = this.maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        const body = toRequestBody(request, this.includeUsage);
+        const body = toRequestBody(request, this.includeUsage, this.sdkMessages);
         return await this.client.chat.completions.create(body, { signal }).withResponse();
       } catch (err) {
         if (signal?.aborted) throw abortedError();
@@ -255,43 +293,6 @@ export class OpenAIModelClient implements ModelClient {
         await this.sleep(wait, signal);
       }
     }
-  }
-
-  /** The next chunk, or a rejection when the signal aborts or no data came within `timeoutMs`. */
-  private nextChunk(
-    iterator: AsyncIterator<ChatCompletionChunk>,
-    signal: AbortSignal | undefined,
-    ctx: ErrorContext,
-  ): Promise<IteratorResult<ChatCompletionChunk>> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => settle(() => reject(abortedError()));
-      const timer = setTimeout(
-        () =>
-          settle(() =>
-            reject(
-              new ModelError(
-                'stream',
-                `The model '${ctx.model}' at ${ctx.baseURL} sent nothing for ${formatDuration(this.timeoutMs)} ` +
-                  'in the middle of its answer, so the stream was abandoned. Try again; if it keeps happening, check the server.',
-              ),
-            ),
-          ),
-        this.timeoutMs,
-      );
-      signal?.addEventListener('abort', onAbort, { once: true });
-      iterator.next().then(
-        (r) => settle(() => resolve(r)),
-        (e: unknown) => settle(() => reject(e)),
-      );
-    });
   }
 
   /**
@@ -315,25 +316,30 @@ export class OpenAIModelClient implements ModelClient {
         headers.set('content-type', 'text/event-stream');
         body = new Response(`data: ${text.replace(/\r?\n/g, ' ')}\n\ndata: [DONE]\n\n`).body!;
       } else {
+        // One pulling stream over the body's reader: lighter per chunk than piping through a
+        // TransformStream, which sets up a pipe and a second stream for every request.
+        const reader = response.body.getReader();
         let tail = new Uint8Array(0);
-        body = response.body.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(piece, controller) {
-              if (piece.length >= DONE_TAIL_BYTES) {
-                tail = piece.slice(-DONE_TAIL_BYTES);
-              } else {
-                const joined = new Uint8Array(tail.length + piece.length);
-                joined.set(tail);
-                joined.set(piece, tail.length);
-                tail = joined.slice(-DONE_TAIL_BYTES);
-              }
-              controller.enqueue(piece);
-            },
-            flush() {
+        body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) {
               notes.sawDone = /(^|\n)data:\s?\[DONE\]\s*$/.test(new TextDecoder().decode(tail));
-            },
-          }),
-        );
+              controller.close();
+              return;
+            }
+            if (value.length >= DONE_TAIL_BYTES) {
+              tail = value.slice(-DONE_TAIL_BYTES);
+            } else {
+              const joined = new Uint8Array(tail.length + value.length);
+              joined.set(tail);
+              joined.set(value, tail.length);
+              tail = joined.slice(-DONE_TAIL_BYTES);
+            }
+            controller.enqueue(value);
+          },
+          cancel: (reason) => reader.cancel(reason),
+        });
       }
       const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers });
       this.notes.set(wrapped, notes);

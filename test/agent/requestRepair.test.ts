@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isWellFormed, repairForRequest, MISSING_RESULT } from '../../src/core/agent/requestRepair';
+import { isWellFormed, repairForRequest, requestView, MISSING_RESULT } from '../../src/core/agent/requestRepair';
 import type { ChatMessage } from '../../src/core/agent/model';
 
 const call = (id: string, name = 'read_file') => ({ id, name, arguments: '{}' });
@@ -105,5 +105,47 @@ describe('request repair fast path', () => {
     assert.equal(isWellFormed([base, tool('b'), tool('a')]), false);
     assert.equal(isWellFormed([base, tool('a'), tool('b'), tool('b')]), false);
     assert.equal(isWellFormed([base, tool('a'), tool('b')]), true);
+  });
+});
+
+describe('request view of a growing thread', () => {
+  const tool = (id: string, content = id): ChatMessage => ({ role: 'tool', toolCallId: id, content });
+  const chars = (ms: readonly ChatMessage[]) => ms.reduce((n, m) => n + m.content.length, 0);
+
+  it('matches a fresh repair and size after every append, as the thread grows, breaks and is rewritten', () => {
+    const h: ChatMessage[] = [{ role: 'user', content: 'plan it' }];
+    const check = () => {
+      const v = requestView(h);
+      assert.deepEqual(v.messages, repairForRequest([...h]), 'the same view as a repair of a fresh copy');
+      assert.equal(v.chars, chars(v.messages));
+      assert.equal(v.messages === h, isWellFormed(h), 'uncopied exactly when well-formed');
+    };
+    check();
+    for (let i = 0; i < 5; i++) {
+      h.push({ role: 'assistant', content: `step ${i}`, toolCalls: [call(`c${i}`)] });
+      check(); // a call without its result yet
+      h.push(tool(`c${i}`, `result ${i}`));
+      check();
+    }
+    h.push(tool('stray')); // appending cannot mend a broken thread
+    check();
+    h.push({ role: 'assistant', content: 'more', toolCalls: [call('d')] }, tool('d'));
+    check();
+    h.pop();
+    h.pop();
+    h.pop(); // rewritten: shorter than what was checked
+    check();
+    h[h.length - 1] = tool('c4', 'replaced'); // rewritten in place at the end
+    check();
+    h.push({ role: 'assistant', content: '', toolCalls: [call('c0')] }, tool('c0')); // a reused call id
+    check();
+  });
+
+  it('keeps separate threads apart', () => {
+    const a: ChatMessage[] = [{ role: 'assistant', content: '', toolCalls: [call('x')] }, tool('x')];
+    const b: ChatMessage[] = [tool('x')];
+    assert.equal(requestView(a).messages, a);
+    assert.notEqual(requestView(b).messages, b);
+    assert.equal(requestView(a).messages, a);
   });
 });

@@ -98,6 +98,21 @@ describe('spool and previews', () => {
     );
   });
 
+  it('counts UTF-8 bytes exactly as TextEncoder writes them, lone surrogates included', () => {
+    const encoder = new TextEncoder();
+    assert.equal(utf8Length('a\u00e9\u65e5\u{1F642}'), 1 + 2 + 3 + 4);
+    assert.equal(utf8Length('\ud83d'), 3, 'a lone high surrogate is written as U+FFFD');
+    assert.equal(utf8Length('\ude42x'), 4, 'a lone low surrogate is written as U+FFFD');
+    assert.equal(utf8Length('\ud83d\ud83d\ude42'), 3 + 4);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }), (units) => {
+        const text = String.fromCharCode(...units); // any UTF-16 units, unpaired surrogates too
+        assert.equal(utf8Length(text), encoder.encode(text).length);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('evicts the least recently used entries when over its byte budget', () => {
     const spool = new Spool({ maxBytes: 250 });
     const a = spool.put('a'.repeat(100));

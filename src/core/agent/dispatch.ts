@@ -116,8 +116,9 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     } finally {
       child.dispose();
     }
-    const shown = guards.previewFor(utf8Length(result.content));
-    if (shown < MIN_USEFUL_PREVIEW && shown < utf8Length(result.content)) {
+    const size = utf8Length(result.content);
+    const shown = guards.previewFor(size);
+    if (shown < MIN_USEFUL_PREVIEW && shown < size) {
       const stub = metadataStub(
         call.name,
         result.bytes,
@@ -125,7 +126,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
         result.spoolId ? `spool id ${result.spoolId}` : undefined,
       );
       result = { ...result, content: stub };
-    } else if (shown < utf8Length(result.content)) {
+    } else if (shown < size) {
       result = { ...result, content: previewOf(result.content, shown, ctx.toolContext.spool).content };
     }
   }

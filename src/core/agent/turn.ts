@@ -4,7 +4,7 @@ import { dispatchCall, type DispatchContext } from './dispatch';
 import type { AskAction, GuardAction, StopAction, TurnGuards } from './guards';
 import type { ChatMessage, ModelClient, ToolSchema, Usage } from './model';
 import { synthesisDirective } from './prompt';
-import { repairForRequest } from './requestRepair';
+import { requestView } from './requestRepair';
 import { streamResponse, type StreamedResponse } from './streamResponse';
 
 /** Extra calls or loops granted per "grant more" answer when the Approver does not say how many. */
@@ -97,6 +97,11 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
     history.push({ role: 'user', content: (deps.synthesisDirective ?? synthesisDirective)(reason) });
   };
 
+  // One system message for the whole turn: the request prefix is the same object every time, so the
+  // model client can tell that only the tail of the thread is new.
+  const system: ChatMessage = { role: 'system', content: deps.systemPrompt };
+  const ctx: DispatchContext = { ...deps.dispatch, turnId: turn_id, guards, bus };
+
   for (;;) {
     if (!toolFree) {
       let loop = guards.onLoop();
@@ -108,7 +113,9 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       }
     }
 
-    const messages: ChatMessage[] = [{ role: 'system', content: deps.systemPrompt }, ...repairForRequest(history)];
+    // The thread is checked and measured incrementally: per request, only what was appended since.
+    const view = requestView(history);
+    const messages = ([system] as ChatMessage[]).concat(view.messages);
     const response = await streamResponse(
       deps.model,
       {
@@ -122,10 +129,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       { turnId: turn_id, newId: deps.newId },
       deps.signal,
     );
-    deps.onUsage?.(
-      response.usage,
-      messages.reduce((n, m) => n + m.content.length, 0),
-    );
+    deps.onUsage?.(response.usage, deps.systemPrompt.length + view.chars);
     if (response.usage) {
       const u = guards.onUsage(response.usage);
       if (u.type === 'stop_turn') exhausted(u);
@@ -160,7 +164,6 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
         history.push({ role: 'tool', toolCallId: call.id, content: `Not run: ${stop.reason}` });
         continue;
       }
-      const ctx: DispatchContext = { ...deps.dispatch, turnId: turn_id, guards, bus };
       let result = await dispatchCall(call, ctx);
       while (result.kind === 'pending') {
         const next = result.action.type === 'ask_grant' ? await askGrant(result.action) : result.action;

@@ -301,13 +301,13 @@ export class TurnGuards {
 
   /** The `budget.updated` payload; the host supplies how full the context window is. */
   snapshot(contextPercent = 0): BudgetSnapshot {
-    const s = this.stats;
+    // Built directly rather than from `stats`: this runs twice per loop iteration.
     return {
-      toolCalls: s.toolCalls,
-      loops: s.loops,
-      previewBytes: { used: s.previewBytes.used, max: s.previewBytes.max },
-      blockedCalls: { consecutive: s.blockedCalls.consecutive, total: s.blockedCalls.total, fuse: s.blockedCalls.fuse },
-      tokens: s.tokens,
+      toolCalls: this.budget.toolCalls,
+      loops: this.budget.loopIterations,
+      previewBytes: { used: this.preview.used, max: this.preview.max },
+      blockedCalls: { consecutive: this.blocked.consecutive, total: this.blocked.total, fuse: this.blocked.fuse },
+      tokens: { input: this.tokensIn, output: this.tokensOut, cap: this.cfg.planningTokenCap },
       contextPercent,
     };
   }
