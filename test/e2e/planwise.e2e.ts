@@ -39,7 +39,7 @@ import {
   waitForEditorText,
   widenSidebar,
 } from './support/ui';
-import { saveLogs } from './support/artifacts';
+import { saveLogs, screenshotOnFailure } from './support/artifacts';
 
 const PLANS_DIR = path.join('.vtcode', 'plans');
 const RESEARCH_NOTE =
@@ -76,6 +76,10 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     assert.equal(planwiseActivation()?.startup, false);
     await panel.open();
     await widenSidebar(wb, 470);
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
   });
 
   after(async function () {
@@ -166,6 +170,9 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     // greet.js still says "Hi", so the check fails: the lens shows the exit code.
     await clickCodeLens(wb, new RegExp(`▶ ${VERIFY}`));
     await waitForCodeLens(wb, /✗ exit 1/, 60_000);
+    await activeTab(wb, path.basename(planFile)); // the tracker's rewrite of the plan file left it open
+    // The failed check keeps the step in progress in the session's tracker (the panel shows it).
+    await panel.waitFor('.pw-tracker .pw-status-in_progress');
     await wb.screenshot('e2e-04-codelens-failed');
   });
 

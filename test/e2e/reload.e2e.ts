@@ -17,7 +17,7 @@ import {
   type CodeServer,
   type Workbench,
 } from './harness';
-import { saveLogs } from './support/artifacts';
+import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import {
@@ -57,6 +57,10 @@ describe('e2e: reload mid-plan and the API key (installed VSIX)', function () {
     });
     wb = await openWorkbench(server);
     panel = new Panel(wb);
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
   });
 
   after(async function () {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
-import { saveLogs } from './support/artifacts';
+import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import {
   CHECK_JS,
   GREET_BEFORE,
@@ -43,6 +43,10 @@ describe('e2e: an untrusted workspace (Restricted Mode, installed VSIX)', functi
       trustWorkspace: false,
     });
     wb = await openWorkbench(server);
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
   });
 
   after(async function () {

@@ -15,3 +15,13 @@ export function saveLogs(name: string, userDataDir: string): string {
   }
   return target;
 }
+
+/** For `afterEach`: a screenshot of the workbench when the test just failed, named after it. */
+export async function screenshotOnFailure(
+  test: Mocha.Test | undefined,
+  wb: { screenshot(name: string): Promise<string> } | undefined,
+): Promise<void> {
+  if (!wb || test?.state !== 'failed') return;
+  const file = await wb.screenshot(`failed-${test.title.slice(0, 60)}`).catch(() => undefined);
+  if (file) console.log(`      screenshot of the failure: ${file}`);
+}
