@@ -126,7 +126,9 @@ export class SdkMessageCache {
     let same = 0;
     while (same < shared && messages[same] === this.source[same]) same++;
     const out = this.sdk.slice(0, same);
-    for (let i = same; i < messages.length; i++) out.push(toSdkMessage(messages[i]!));
+    // Converted afresh, not through the WeakMap: its entries would only duplicate this cache and
+    // cost the garbage collector (ephemerons) on every collection of a long session.
+    for (let i = same; i < messages.length; i++) out.push(convertMessage(messages[i]!));
     this.source = messages;
     this.sdk = out;
     return out;

@@ -1,5 +1,5 @@
 import type { EventBus } from '../events/bus';
-import { childSignal } from './abort';
+import { lazyChildSignal } from './abort';
 import { checkPlanningToolCall, type Verdict } from '../gate';
 import { previewOf, utf8Length } from '../spool';
 import { runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
@@ -106,13 +106,9 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     result = { ok: false, content: verdict.reason, bytes: utf8Length(verdict.reason), blocked: true };
   } else {
     const limit = guards.resultLimit();
-    const child = childSignal(ctx.toolContext.signal);
+    const child = lazyChildSignal(ctx.toolContext.signal);
     try {
-      result = await runTool(tool, call.arguments, {
-        ...ctx.toolContext,
-        previewLimitBytes: limit,
-        ...(child.signal ? { signal: child.signal } : {}),
-      });
+      result = await runTool(tool, call.arguments, child.withSignal({ ...ctx.toolContext, previewLimitBytes: limit }));
     } finally {
       child.dispose();
     }
