@@ -5,7 +5,7 @@
  * that open the file in the editor.
  */
 import DOMPurify, { type DOMPurify as Purifier } from 'dompurify';
-import { Marked } from 'marked';
+import { Marked, type Links, type Token } from 'marked';
 import { linkifyFileRefs } from './fileRefs';
 
 export function escapeHtml(text: string): string {
@@ -65,6 +65,14 @@ let purifier: Purifier | undefined;
 function getPurifier(): Purifier {
   if (purifier) return purifier;
   const p = DOMPurify(window);
+  // Set once: every call then skips parsing the configuration.
+  p.setConfig({
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
   p.addHook('uponSanitizeAttribute', (node, data) => {
     // Only a code block's language class survives; the panel's own classes cannot be spoofed.
     if (data.attrName === 'class') {
@@ -82,13 +90,8 @@ function getPurifier(): Purifier {
 }
 
 function sanitise(html: string): DocumentFragment {
-  const fragment = getPurifier().sanitize(html, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_DOM_FRAGMENT: true,
-  });
+  // The configuration set above returns a fragment (RETURN_DOM_FRAGMENT).
+  const fragment = getPurifier().sanitize(html) as unknown as DocumentFragment;
   linkifyFileRefs(fragment);
   return fragment;
 }
@@ -96,6 +99,33 @@ function sanitise(html: string): DocumentFragment {
 /** Renders markdown to a sanitised fragment with file references linked. */
 export function renderMarkdown(source: string): DocumentFragment {
   return sanitise(marked.parse(source) as string);
+}
+
+/** Reference-link definitions (`[id]: url`) seen so far, by normalised label. */
+export type LinkDefinitions = Links;
+
+/**
+ * Splits markdown into its top-level blocks (paragraphs, lists, fences, blank runs...) with the
+ * same lexer `renderMarkdown` uses. `links` holds definitions from earlier text, so a reference
+ * in `source` to one of them still resolves; definitions found in `source` are added to it.
+ * Each block's `raw` is its source text; together they spell out `source` (line endings as LF).
+ */
+export function lexBlocks(source: string, links: LinkDefinitions): Token[] {
+  const lexer = new marked.Lexer(marked.defaults);
+  Object.assign(lexer.tokens.links, links);
+  const tokens = lexer.lex(source);
+  Object.assign(links, tokens.links);
+  return tokens;
+}
+
+/** The HTML `marked` makes of one block from `lexBlocks`, before sanitising. */
+export function blockHtml(block: Token): string {
+  return marked.parser([block]);
+}
+
+/** Sanitises HTML from `blockHtml` into a fragment with file references linked. */
+export function sanitiseBlockHtml(html: string): DocumentFragment {
+  return html === '' ? document.createDocumentFragment() : sanitise(html);
 }
 
 /** One line of inline markdown (tracker descriptions, plan steps): no blocks, same sanitising. */
