@@ -127,7 +127,9 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     await wb.page.keyboard.press('ArrowDown');
     await wb.page.keyboard.press('Enter'); // picks "Hello" and moves on
     await panel.waitFor('.pw-interview', { text: 'End the greeting with an exclamation mark?', timeoutMs: 10_000 });
-    await wb.page.keyboard.press('Enter'); // picks "Yes" (recommended); focus moves to Submit
+    // The wizard moves focus to the next question's recommended option.
+    await frame.locator('.pw-interview [role=radio]:focus', { hasText: 'Yes' }).waitFor({ timeout: 10_000 });
+    await wb.page.keyboard.press('Enter'); // picks "Yes"; focus moves to Submit
     await frame.locator('.pw-interview vscode-button:focus', { hasText: 'Submit' }).waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Enter');
 
@@ -191,20 +193,27 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
         ]),
         headersDelayMs: 1500,
       },
-      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+      {
+        // Held back a moment, so the executing state (edit made, step in progress) can be seen.
+        ...sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        headersDelayMs: 3000,
+      },
       sse.textTurn('Done: greet.js now says "Hello, <name>!" and the check passes.'),
     );
     const mark = model.mark();
     const frame = await panel.frame();
     await frame.getByRole('button', { name: /Yes, implement this plan/ }).click();
 
-    // The tracker appears while the build runs.
-    await panel.waitFor('.pw-tracker', { text: 'Greet with Hello' });
-    await panel.waitFor('.pw-status-in_progress');
+    // The build runs: the lifecycle says so, the gate is gone, the tracker shows the step in progress,
+    // and the editor shows the agent's change.
+    await panel.waitFor('.pw-state', { text: 'Executing' });
+    assert.equal(await (await panel.locator('.pw-gate')).count(), 0, 'the gate stayed open during the build');
+    await waitForEditorText(wb, "'Hello, ' + name + '!'");
+    await panel.waitFor('.pw-tracker .pw-status-in_progress');
+    await panel.waitFor('.pw-tool-call', { text: 'edit_file' });
     await wb.screenshot('e2e-05-executing');
 
-    // The editor shows the change; the file was saved.
-    await waitForEditorText(wb, "'Hello, ' + name + '!'");
+    // The tracker reaches 100%; the file was saved.
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     assert.equal(readFileSync(ws.file('greet.js'), 'utf8'), GREET_AFTER);
     await wb.screenshot('e2e-06-done');

@@ -14,6 +14,7 @@ import {
   openWorkbench,
   readActivationTimes,
   startCodeServer,
+  type ActivationTime,
   type CodeServer,
   type Workbench,
 } from './harness';
@@ -21,7 +22,6 @@ import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import {
-  FOCUS_PANEL,
   Panel,
   filesUnder,
   paletteEntries,
@@ -143,14 +143,21 @@ describe('e2e: reload mid-plan and the API key (installed VSIX)', function () {
   it(`records Planwise's activation time over ${ACTIVATION_STARTS} starts of the extension host`, async function () {
     assert.ok(wb);
     const samples: number[] = [];
+    // Start from a quiet window: no editors (whose languages would activate other extensions alongside).
+    await wb.runCommand('View: Hide Panel');
     for (let i = 0; i < ACTIVATION_STARTS; i++) {
+      await wb.runCommand('View: Close All Editors');
       await reloadWindow(wb);
-      await wb.runCommand(FOCUS_PANEL); // activates Planwise if the restored view did not already
-      await panel.frame();
-      const times = await readActivationTimes(wb);
-      const planwise = times.find((t) => t.name === 'planwise');
-      assert.ok(planwise, `Planwise is not among the activated extensions: ${times.map((t) => t.name).join(', ')}`);
-      assert.ok(planwise.activationMs > 0, `activation of ${planwise.activationMs} ms was read`);
+      await panel.frame(); // the restored Planwise view activates it
+      let planwise: ActivationTime | undefined;
+      let names = '';
+      for (let attempt = 0; attempt < 5 && !planwise; attempt++) {
+        if (attempt > 0) await wb.page.waitForTimeout(1000);
+        const times = await readActivationTimes(wb);
+        planwise = times.find((t) => t.name === 'planwise');
+        names = times.map((t) => t.name).join(', ');
+      }
+      assert.ok(planwise, `Planwise is not among the activated extensions: ${names}`);
       samples.push(planwise.activationMs);
     }
     await wb.screenshot('e2e-13-running-extensions');

@@ -32,21 +32,34 @@ export function parseActivationLabel(text: string): { activationMs: number; star
   return { activationMs: Number(m[2]), startup: m[1] !== undefined };
 }
 
-/** Runs "Developer: Show Running Extensions" and returns the activation time of every activated extension. */
+/**
+ * Runs "Developer: Show Running Extensions" and returns the activation time of every activated
+ * extension. The editor's list renders only the rows in view, so it is scrolled to the end.
+ */
 export async function readActivationTimes(wb: Workbench, opts: { timeoutMs?: number } = {}): Promise<ActivationTime[]> {
   await wb.runCommand('Developer: Show Running Extensions');
+  const list = wb.page.locator('.runtime-extensions-editor .monaco-list');
   const rows = wb.page.locator('.runtime-extensions-editor .monaco-list-row');
   await rows.first().waitFor({ state: 'visible', timeout: opts.timeoutMs ?? 30_000 });
-  const raw = await rows.evaluateAll((els) =>
-    els.map((e) => ({
-      name: e.getAttribute('aria-label') ?? '',
-      displayName: (e.querySelector('.name') as HTMLElement | null)?.innerText ?? '',
-      version: (e.querySelector('.version') as HTMLElement | null)?.innerText ?? '',
-      time: (e.querySelector('.activation-time') as HTMLElement | null)?.innerText ?? '',
-    })),
-  );
+  const seen = new Map<string, { name: string; displayName: string; version: string; time: string }>();
+  await list.hover();
+  for (let unchanged = 0; unchanged < 2;) {
+    const raw = await rows.evaluateAll((els) =>
+      els.map((e) => ({
+        name: e.getAttribute('aria-label') ?? '',
+        displayName: (e.querySelector('.name') as HTMLElement | null)?.innerText ?? '',
+        version: (e.querySelector('.version') as HTMLElement | null)?.innerText ?? '',
+        time: (e.querySelector('.activation-time') as HTMLElement | null)?.innerText ?? '',
+      })),
+    );
+    const before = seen.size;
+    for (const r of raw) seen.set(r.name, r);
+    unchanged = seen.size === before ? unchanged + 1 : 0;
+    await wb.page.mouse.wheel(0, 400);
+    await wb.page.waitForTimeout(150);
+  }
   const out: ActivationTime[] = [];
-  for (const r of raw) {
+  for (const r of seen.values()) {
     const t = parseActivationLabel(r.time);
     if (t) out.push({ name: r.name, displayName: r.displayName.trim(), version: r.version.trim(), ...t });
   }
