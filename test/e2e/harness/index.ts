@@ -57,6 +57,14 @@
  * - `readExthostActivations(server.userDataDir)` parses the extension host log for when and by which
  *   event each extension was activated (`{ id, at, startup, activationEvent }`); no duration there.
  *
+ * ## Planwise's scenarios
+ *
+ * planwise.e2e.ts (1–4), untrusted.e2e.ts (5) and reload.e2e.ts (6 and the activation time, written
+ * to test-artifacts/e2e/activation.json) build on ../support/: `ModelScript` (the scripted model,
+ * fed turn by turn), `Panel` (the Planwise panel's frame), palette, editor and CodeLens helpers, and
+ * the greeting workspace the plans are about. A failed test leaves `failed-<title>.png`, and each
+ * server's logs are copied to test-artifacts/e2e/logs/<name>/.
+ *
  * ## Scenario skeleton
  *
  *   const { file } = buildPlanwiseVsix();            // npm run package, once per process
