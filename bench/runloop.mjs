@@ -1,16 +1,17 @@
 // Figures: runloop overhead, and the share of requests whose prefix is byte-identical to the first.
 //
-// runloop: the scripted server (its own process) answers 1,000 requests with one read_file call
-// each, then a final answer. The same script is run by (a) a bare loop on the `openai` SDK
-// (lib/bareLoop.mjs) and (b) a Planwise planning session through `createSession`, with the real
-// guards, gate, tools and Node adapters (lib/planwiseLoop.mjs). Both send byte-identical requests
-// (checked: the SHA-256 of each run's last request, which holds the whole thread). After one
-// 100-turn warm-up each, PAIRS pairs of runs (Planwise then bare, bare then Planwise, ...) are
-// timed, with a forced GC before every run; the figure is the median over the pairs of
-// Planwise's wall time / the bare loop's, beside the same median for the client process's CPU
-// time. Adjacent runs see about the same load from other processes, so per-pair ratios cancel most
-// of a shared machine's noise. Planwise's budgets are raised so no guard stops a 1,000-call turn,
-// but every guard still runs.
+// runloop: a Planwise planning session through `createSession`, with the real guards, gate, tools and
+// Node adapters (lib/planwiseLoop.mjs), and a bare loop on the `openai` SDK (lib/bareLoop.mjs), each
+// in a client process of its own (lib/runloopClient.mjs), run the same 1,000-turn script of
+// read_file calls at the same time in lockstep (lib/lockstepServer.mjs): one turn of one, then one
+// turn of the other, only one of them busy at any moment. Whatever else the machine does in a
+// second falls on both alike, which interleaving whole runs could not achieve on a shared machine
+// (pairs of adjacent 15-second runs still ranged from 0.8x to 1.5x). Each side's time is the time it
+// was busy (its answers and its own work), its CPU time that of its process. Both send
+// byte-identical requests (checked: bytes and the SHA-256 of the last request, which holds the
+// whole thread). After a 100-turn warm-up round, ROUNDS rounds are timed, Planwise taking the first
+// turn in odd rounds and the bare loop in even ones; the figure is the median over the rounds of
+// Planwise's busy time / the bare loop's, beside the same median for client CPU time.
 //
 // prefix: a scripted two-turn planning session through `createSession` with default budgets:
 // listing, reading, searching, a shell command, parallel calls, six search misses that trigger the
@@ -19,21 +20,20 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
-import { runBareLoop } from './lib/bareLoop.mjs';
+import { fork } from 'node:child_process';
 import { figureMain, log, measured, notMeasured } from './lib/figure.mjs';
 import { loadPlanwise, runPlanwiseSession } from './lib/planwiseLoop.mjs';
+import { SIDES } from './lib/lockstepServer.mjs';
 import { startScriptedServer } from './lib/serverClient.mjs';
-import { formatMs, median, round, timeMs } from './lib/stats.mjs';
+import { formatMs, median, round } from './lib/stats.mjs';
 
 export const GOAL_RATIO = 1.2;
 const TURNS = Number(process.env.PLANWISE_BENCH_TURNS ?? 1000);
-/** Timed pairs (one run of each side); PLANWISE_BENCH_ROUNDS overrides. */
-const PAIRS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 7);
-/** No new pair starts after this many seconds of timed runs, once MIN_PAIRS are done. */
+/** Timed rounds (one lockstep run of both sessions each); PLANWISE_BENCH_ROUNDS overrides. */
+const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 5);
+/** No new round starts after this many seconds of timed runs, once MIN_ROUNDS are done. */
 const BUDGET_MS = Number(process.env.PLANWISE_BENCH_RUNLOOP_SECONDS ?? 300) * 1000;
-const MIN_PAIRS = Math.min(3, PAIRS);
+const MIN_ROUNDS = Math.min(3, ROUNDS);
 const WARMUP_TURNS = 100;
 /** One distinct file per call, so no call repeats an earlier one (the repeated-request guard would trip). */
 const FILES = Math.max(TURNS, WARMUP_TURNS);
@@ -63,117 +63,123 @@ function makeWorkspace(count) {
   return dir;
 }
 
-const RAISED = 1_000_000;
-const NO_STOP_BUDGETS = {
-  toolCallsPerTurn: RAISED,
-  loopsPerTurn: RAISED,
-  sessionToolCalls: RAISED,
-  previewTurnBytes: { plan: RAISED * 1000 },
-  lowSignal: { consecutive: RAISED, total: RAISED },
-};
-
-/** A full collection before each run, so neither side pays for the other's garbage. */
-function collector() {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc');
+/** A figure client (lib/runloopClient.mjs) for `side`, driven over IPC: one request, one answer. */
+async function startClient(side) {
+  const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'runloopClient.mjs'), [side], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const replies = [];
+  const waiting = [];
+  let failure;
+  child.on('message', (m) => (waiting.length ? waiting.shift().resolve(m) : replies.push(m)));
+  child.on('exit', (code) => {
+    failure = new Error(`the ${side} client process exited (code ${code})`);
+    for (const w of waiting.splice(0)) w.reject(failure);
+  });
+  const next = () =>
+    replies.length
+      ? Promise.resolve(replies.shift())
+      : failure
+        ? Promise.reject(failure)
+        : new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  const ready = await next();
+  if (ready.missing) throw new Error(ready.missing);
+  return {
+    run: async (msg) => {
+      child.send({ cmd: 'run', ...msg });
+      const reply = await next();
+      if (!reply.ok) throw new Error(`the ${side} loop failed: ${reply.error}`);
+      return reply;
+    },
+    close: () => child.kill(),
+  };
 }
 
 async function runloop() {
   const mod = await loadPlanwise();
   if (mod.missing) return notMeasured(`${mod.missing}; the bare SDK baseline (lib/bareLoop.mjs) is ready`);
-  const gc = collector();
   const workspace = makeWorkspace(FILES);
   const server = await startScriptedServer();
-  const tools = mod.planningToolSchemas();
+  const clients = {};
   try {
-    const once = async (side, turns) => {
-      const baseURL = await server.start({ kind: 'toolLoop', turns, files: FILES, final: FINAL });
-      gc();
-      const cpuBefore = process.cpuUsage();
-      const { ms } = await timeMs(() =>
-        side === 'bare'
-          ? runBareLoop({ workspace, baseURL, system: mod.PLANNING_SYSTEM_PROMPT, tools, userText: TASK })
-          : runPlanwiseSession(mod, { workspace, baseURL, userTurns: [TASK], budgets: NO_STOP_BUDGETS }),
-      );
-      const cpu = process.cpuUsage(cpuBefore);
-      const stats = await server.stats();
-      if (stats.requests !== turns + 1) {
-        throw new Error(`the ${side} loop made ${stats.requests} requests, expected ${turns + 1}`);
-      }
-      return {
-        ms,
-        clientCpuMs: (cpu.user + cpu.system) / 1000,
-        serverMs: stats.serverMs,
-        requestBytes: stats.bodyBytes,
-        requestDigest: stats.requestDigest,
-        prefixIdentical: `${stats.identical}/${stats.requests}`,
-      };
+    for (const side of SIDES) clients[side] = await startClient(side);
+    /** One lockstep run of both sessions; `first` takes the first turn. */
+    const once = async (turns, first) => {
+      const urls = await server.lockstep({ turns, files: FILES, final: FINAL, first });
+      const done = await Promise.all(SIDES.map((s) => clients[s].run({ baseURL: urls[s], workspace, task: TASK })));
+      const stats = await server.lockstepStats();
+      const out = {};
+      SIDES.forEach((s, i) => {
+        if (stats[s].requests !== turns + 1) {
+          throw new Error(`the ${s} loop made ${stats[s].requests} requests, expected ${turns + 1}`);
+        }
+        out[s] = { ...stats[s], clientCpuMs: done[i].cpuMs, sessionMs: done[i].ms };
+      });
+      return out;
     };
-    log(`runloop: warm-up (${WARMUP_TURNS} turns each)`);
-    await once('bare', WARMUP_TURNS);
-    await once('planwise', WARMUP_TURNS);
+    log(`runloop: warm-up (${WARMUP_TURNS} turns each, in lockstep)`);
+    await once(WARMUP_TURNS, 'bare');
 
-    const pairs = [];
+    const runs = [];
     const started = Date.now();
     const loadBefore = os.loadavg()[0];
-    for (let p = 0; p < PAIRS; p++) {
-      if (p >= MIN_PAIRS && Date.now() - started > BUDGET_MS) {
-        log(`runloop: stopping after ${p} pairs (past the ${BUDGET_MS / 1000} s budget for timed runs)`);
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r >= MIN_ROUNDS && Date.now() - started > BUDGET_MS) {
+        log(`runloop: stopping after ${r} rounds (past the ${BUDGET_MS / 1000} s budget for timed runs)`);
         break;
       }
-      const order = p % 2 === 0 ? ['planwise', 'bare'] : ['bare', 'planwise'];
-      const pair = {};
-      for (const side of order) pair[side] = await once(side, TURNS);
-      pair.first = order[0];
-      pair.ratio = pair.planwise.ms / pair.bare.ms;
-      pair.cpuRatio = pair.planwise.clientCpuMs / pair.bare.clientCpuMs;
-      pairs.push(pair);
+      const first = r % 2 === 0 ? 'planwise' : 'bare';
+      const run = await once(TURNS, first);
+      run.first = first;
+      run.ratio = run.planwise.busyMs / run.bare.busyMs;
+      run.cpuRatio = run.planwise.clientCpuMs / run.bare.clientCpuMs;
+      runs.push(run);
       log(
-        `runloop: pair ${p + 1}/${PAIRS} (${order.join(' then ')}): Planwise ${formatMs(pair.planwise.ms)} ` +
-          `(CPU ${formatMs(pair.planwise.clientCpuMs)}), bare ${formatMs(pair.bare.ms)} ` +
-          `(CPU ${formatMs(pair.bare.clientCpuMs)}): ${pair.ratio.toFixed(2)}x wall, ${pair.cpuRatio.toFixed(2)}x CPU`,
+        `runloop: round ${r + 1}/${ROUNDS} (${first} first): Planwise ${formatMs(run.planwise.busyMs)} ` +
+          `(CPU ${formatMs(run.planwise.clientCpuMs)}), bare ${formatMs(run.bare.busyMs)} ` +
+          `(CPU ${formatMs(run.bare.clientCpuMs)}): ${run.ratio.toFixed(2)}x wall, ${run.cpuRatio.toFixed(2)}x CPU`,
       );
     }
 
-    const ratios = pairs.map((x) => x.ratio);
-    const cpuRatios = pairs.map((x) => x.cpuRatio);
+    const ratios = runs.map((x) => x.ratio);
+    const cpuRatios = runs.map((x) => x.cpuRatio);
     const ratio = median(ratios);
     const cpuRatio = median(cpuRatios);
-    const med = (side, key) => median(pairs.map((x) => x[side][key]));
-    const sameRequests = pairs.every(
+    const med = (side, key) => median(runs.map((x) => x[side][key]));
+    const sameRequests = runs.every(
       (x) => x.planwise.requestDigest === x.bare.requestDigest && x.planwise.requestBytes === x.bare.requestBytes,
     );
     const span = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}x`;
     const value =
-      `${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x client CPU (medians of ${pairs.length} interleaved pairs; ` +
-      `per pair ${span(ratios)} wall, ${span(cpuRatios)} CPU); ${(med('planwise', 'ms') / TURNS).toFixed(2)} vs ` +
-      `${(med('bare', 'ms') / TURNS).toFixed(2)} ms/turn over ${TURNS} turns` +
+      `${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x client CPU (medians of ${runs.length} lockstep rounds; ` +
+      `per round ${span(ratios)} wall, ${span(cpuRatios)} CPU); ${(med('planwise', 'busyMs') / TURNS).toFixed(2)} vs ` +
+      `${(med('bare', 'busyMs') / TURNS).toFixed(2)} ms/turn over ${TURNS} turns` +
       (sameRequests ? '; byte-identical requests' : '; requests NOT byte-identical (see results.json)');
-    const run = (x) => ({
-      ms: round(x.ms),
+    const side = (x) => ({
+      busyMs: round(x.busyMs),
       clientCpuMs: round(x.clientCpuMs),
-      serverMs: round(x.serverMs),
       requestBytes: x.requestBytes,
-      prefixIdentical: x.prefixIdentical,
     });
     return measured(value, ratio <= GOAL_RATIO, {
-      method: 'median of per-pair ratios over interleaved pairs (Planwise/bare), forced GC before each run',
+      method:
+        'both sessions in lockstep (one turn each in turn, each client in its own process); per round the ratio of ' +
+        'busy times and of client CPU; medians over the rounds',
       turns: TURNS,
-      pairs: pairs.length,
+      rounds: runs.length,
       loadAverage1m: { before: round(loadBefore), after: round(os.loadavg()[0]) },
       goalRatio: GOAL_RATIO,
       ratio: round(ratio, 3),
       clientCpuRatio: round(cpuRatio, 3),
-      pairRatios: ratios.map((x) => round(x, 3)),
-      pairCpuRatios: cpuRatios.map((x) => round(x, 3)),
+      roundRatios: ratios.map((x) => round(x, 3)),
+      roundCpuRatios: cpuRatios.map((x) => round(x, 3)),
       sameRequests,
-      requestDigests: { planwise: pairs[0]?.planwise.requestDigest, bare: pairs[0]?.bare.requestDigest },
-      medianMs: { planwise: round(med('planwise', 'ms')), bare: round(med('bare', 'ms')) },
+      requestDigests: { planwise: runs[0]?.planwise.requestDigest, bare: runs[0]?.bare.requestDigest },
+      medianBusyMs: { planwise: round(med('planwise', 'busyMs')), bare: round(med('bare', 'busyMs')) },
       medianClientCpuMs: { planwise: round(med('planwise', 'clientCpuMs')), bare: round(med('bare', 'clientCpuMs')) },
-      medianServerMs: { planwise: round(med('planwise', 'serverMs')), bare: round(med('bare', 'serverMs')) },
-      runs: pairs.map((x) => ({ first: x.first, planwise: run(x.planwise), bare: run(x.bare) })),
+      runs: runs.map((x) => ({ first: x.first, planwise: side(x.planwise), bare: side(x.bare) })),
     });
   } finally {
+    for (const c of Object.values(clients)) c.close();
     await server.close();
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -30,6 +30,10 @@ export async function startScriptedServer() {
   return {
     /** Starts a fresh server for `scenario`; resolves with its base URL. */
     start: async (scenario) => (await ask({ cmd: 'start', scenario })).baseURL,
+    /** Starts a fresh lockstep server (lockstepServer.mjs); resolves with `{ planwise, bare }` base URLs. */
+    lockstep: async (scenario) => (await ask({ cmd: 'lockstep', scenario })).baseURLs,
+    /** Per side: requests answered, time busy, request bytes and the last request's SHA-256. */
+    lockstepStats: async () => (await ask({ cmd: 'lockstepStats' })).stats,
     /** Prefix statistics of the requests since the last start. */
     stats: async () => (await ask({ cmd: 'stats' })).stats,
     close: async () => {

@@ -5,12 +5,14 @@
 // it keeps only the last request body (for `requestDigest`), so memory stays flat over long runs.
 import { createHash } from 'node:crypto';
 import { loadTs } from './load.mjs';
+import { startLockstep } from './lockstepServer.mjs';
 
 const mod = await loadTs('scripted-server', `export { ScriptedServer, sse } from './test/support/scriptedServer';`);
 const { ScriptedServer, sse } = mod;
 
 let server;
 let stats;
+let lockstep;
 /** The raw body of the latest chat request: in a tool loop it holds the whole thread. */
 let lastBody = '';
 
@@ -89,6 +91,12 @@ process.on('message', async (msg) => {
         res.on('finish', () => (stats.serverMs += performance.now() - start));
       });
       process.send({ ok: true, baseURL: server.baseURL });
+    } else if (msg.cmd === 'lockstep') {
+      await lockstep?.close();
+      lockstep = await startLockstep(msg.scenario, sse);
+      process.send({ ok: true, baseURLs: lockstep.baseURLs });
+    } else if (msg.cmd === 'lockstepStats') {
+      process.send({ ok: true, stats: lockstep.stats() });
     } else if (msg.cmd === 'stats') {
       const { first: _first, ...rest } = stats;
       // SHA-256 of the last request, so two clients' runs can be shown to send the same requests.
@@ -96,6 +104,7 @@ process.on('message', async (msg) => {
       process.send({ ok: true, stats: { ...rest, requestDigest, exhausted: server?.exhausted.length ?? 0 } });
     } else if (msg.cmd === 'stop') {
       await server?.close();
+      await lockstep?.close();
       process.send({ ok: true });
       process.disconnect();
     }
