@@ -263,6 +263,8 @@ describe('planning lifecycle and the build agent', () => {
     await h.session.recordVerify('/elsewhere/other.md', 1, { command, exitCode: 0, at: 2 });
     assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'in_progress', 'another plan is ignored');
     await h.session.recordVerify(planFile, 1, { command, exitCode: 0, at: 3 });
-    assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'completed');
+    const last = h.eventsOf('tracker.updated').at(-1)!.items[0]!;
+    assert.equal(last.status, 'completed');
+    assert.deepEqual(last.lastVerify, { command, exitCode: 0, at: 3, output: '' });
   });
 });

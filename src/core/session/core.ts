@@ -18,6 +18,7 @@ import type { AgentToolContext, InterviewState, TrackerHandle } from '../tools/s
 import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
+import type { VerifyResult } from './verifyGate';
 import { BUILD_TOOLS, PLANNING_TOOLS, buildToolSchemas, planningToolSchemas, toolMap } from './toolset';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -38,6 +39,8 @@ export class SessionCore {
   lastPromptTokens = 0;
   totalUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   abort = new AbortController();
+  /** The latest verify result of each step, by item path ("2.1"): shown on tracker updates. */
+  readonly verifyResults = new Map<string, VerifyResult>();
   /** Set when the person accepted an execution agent's proposal to return to planning. */
   planningRequested: string | undefined;
   private counter = 0;

@@ -139,6 +139,7 @@ export function emitTracker(core: SessionCore, t: Tracker): void {
   const convert = (items: Tracker['items'], prefix: string): TrackerItemInfo[] =>
     items.map((item, i) => {
       const path = prefix === '' ? `${i + 1}` : `${prefix}.${i + 1}`;
+      const last = core.verifyResults.get(path);
       return {
         path,
         description: item.description,
@@ -146,6 +147,9 @@ export function emitTracker(core: SessionCore, t: Tracker): void {
         files: item.files,
         verify: item.verify,
         children: convert(item.children, path),
+        ...(last
+          ? { lastVerify: { command: last.command, exitCode: last.exitCode, at: last.at, output: last.output } }
+          : {}),
       };
     });
   core.bus.emit({

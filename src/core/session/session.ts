@@ -13,7 +13,7 @@ import { validatePlan } from '../plan/validator';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
 import { runBuild } from './buildRun';
 import { SessionCore } from './core';
-import { runPlanningTurn } from './planningTurn';
+import { emitTracker, runPlanningTurn } from './planningTurn';
 import type { VerifyResult } from './verifyGate';
 
 export interface RestoredState {
@@ -50,7 +50,6 @@ class PlanwiseSession implements Session {
   private readonly archive: SessionArchive | undefined;
   private busy = false;
   private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
-  private readonly verifyResults = new Map<string, VerifyResult>();
   private task: string | undefined;
   private autoDecided = false;
   /** Verify commands that passed last time they ran, by step path. */
@@ -92,7 +91,7 @@ class PlanwiseSession implements Session {
   }
 
   get verifyResultsByStep(): ReadonlyMap<string, VerifyResult> {
-    return this.verifyResults;
+    return this.core.verifyResults;
   }
 
   async start(task: string, options: { mode?: 'plan' | 'build' } = {}): Promise<SessionStop> {
@@ -101,7 +100,7 @@ class PlanwiseSession implements Session {
     this.bus.emit({ type: 'thread.started', thread_id: this.id, mode, task });
     if (mode === 'build') {
       if (!this.core.lifecycle({ type: 'start_build' })) return { kind: 'error', message: 'a run is already active' };
-      return this.run(async () => this.afterBuild(await runBuild(this.core, 'none', task, this.verifyResults)));
+      return this.run(async () => this.afterBuild(await runBuild(this.core, 'none', task, this.core.verifyResults)));
     }
     if (!this.core.lifecycle({ type: 'start_planning' }))
       return { kind: 'error', message: 'planning is already active' };
@@ -158,7 +157,7 @@ class PlanwiseSession implements Session {
     const tracker = this.core.tracker;
     if (planFile !== this.core.planFile || !tracker) return;
     const path = String(step);
-    this.verifyResults.set(path, { ...result, output: result.output ?? '' });
+    this.core.verifyResults.set(path, { ...result, output: result.output ?? '' });
     const item = tracker.get()?.items[step - 1];
     if (!item) return;
     const passed = (this.passedChecks.get(path) ?? new Set<string>()).add(result.command);
@@ -169,6 +168,10 @@ class PlanwiseSession implements Session {
       await tracker.apply({ action: 'update', index: step, status: 'completed' });
     } else if (result.exitCode !== 0 && item.status !== 'completed') {
       await tracker.apply({ action: 'update', index: step, status: 'in_progress' });
+    } else {
+      // No status change: still show the step's latest result.
+      const t = tracker.get();
+      if (t) emitTracker(this.core, t);
     }
   }
 
@@ -317,7 +320,7 @@ class PlanwiseSession implements Session {
         return this.planningCycle(r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.');
       case 'execute':
       case 'fresh_context': {
-        return this.afterBuild(await runBuild(this.core, r.decision, undefined, this.verifyResults));
+        return this.afterBuild(await runBuild(this.core, r.decision, undefined, this.core.verifyResults));
       }
     }
   }
