@@ -280,7 +280,7 @@ describe('engine events → panel deltas', () => {
         },
       },
     });
-    assert.equal((h.state.transcript[0] as { text: string }).text, '**Scope**: Which API? → v2 (new clients only)');
+    assert.equal((h.state.transcript[0] as { text: string }).text, 'Scope: Which API? → v2 (new clients only)');
   });
 
   it('summarises tool arguments briefly', () => {

@@ -332,7 +332,7 @@ export class EventTranslator {
     const lines = iv.questions.map((q) => {
       const a = iv.answers?.find((x) => x.questionId === q.id);
       const answer = a ? `${a.choice}${a.note ? ` (${a.note})` : ''}` : 'no answer';
-      return `**${q.header}**: ${q.question} → ${answer}`;
+      return `${q.header}: ${q.question} → ${answer}`;
     });
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
