@@ -91,7 +91,7 @@ async function startClient(side) {
       if (!reply.ok) throw new Error(`the ${side} loop failed: ${reply.error}`);
       return reply;
     },
-    close: () => child.kill(),
+    close: () => (child.connected ? child.disconnect() : undefined), // the client exits when disconnected
   };
 }
 

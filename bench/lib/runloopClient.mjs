@@ -45,4 +45,5 @@ process.on('message', async (msg) => {
     process.send({ ok: false, error: err instanceof Error ? err.message : String(err) });
   }
 });
+process.on('disconnect', () => process.exit(0));
 process.send({ ok: true, ready: true, missing: mod.missing });
