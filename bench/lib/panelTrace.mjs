@@ -12,6 +12,8 @@
 // the main thread's time by event name (script, style, layout, paint...). That costs overhead,
 // so it is for profiling runs, not for the reported figures.
 
+import { readdirSync, readFileSync } from 'node:fs';
+
 export const FRAME_MARK = 'pw-frame';
 
 const TASK = 'ThreadControllerImpl::RunTask';
@@ -170,4 +172,38 @@ export function summariseProfile(profile, top = 30) {
       .slice(0, top)
       .map(([fn, ms]) => ({ fn, ms: Math.round(ms) }));
   return { self: list(self), total: list(total) };
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the Chromium processes this Node process started,
+ * from /proc: `{ renderer, all }`, where `all` also counts the browser and GPU processes (the
+ * display compositor, rasterisation). Undefined off Linux. Clock ticks are 10 ms, so compare
+ * totals over seconds, not single frames.
+ */
+export function chromiumCpuMs() {
+  if (process.platform !== 'linux') return undefined;
+  const procs = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      procs.push({ pid, ppid: fields[1], ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, cmdline });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const ours = (p) => {
+    for (let q = p, hops = 0; q && hops < 12; q = byPid.get(q.ppid), hops++)
+      if (q.ppid === String(process.pid)) return true;
+    return false;
+  };
+  let renderer = 0;
+  let all = 0;
+  for (const p of procs.filter(ours)) {
+    all += p.ms;
+    if (p.cmdline.includes('--type=renderer')) renderer += p.ms;
+  }
+  return { renderer, all };
 }
