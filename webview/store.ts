@@ -4,6 +4,7 @@
  * applied once per animation frame, so a burst of streamed tokens costs one render.
  */
 import { applyOps, coalesceOps, emptyViewState, parseHostMessage, type DeltaOp, type ViewState } from '../src/protocol';
+import { parseAppendDelta } from './appendDelta';
 import type { Post } from './bridge';
 
 export type Scheduler = (flush: () => void) => void;
@@ -27,10 +28,12 @@ export const frameScheduler: Scheduler = (flush) => {
   const once = () => {
     if (done) return;
     done = true;
+    // Whichever comes second is dropped: no leftover timer task for every frame.
+    clearTimeout(timer);
     flush();
   };
+  const timer = setTimeout(once, 100);
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once);
-  setTimeout(once, 100);
 };
 
 export class PanelStore {
@@ -88,7 +91,8 @@ export class PanelStore {
 
   /** Handles one raw message from the host. Never throws. */
   receive(raw: unknown): void {
-    const parsed = parseHostMessage(raw);
+    const fast = parseAppendDelta(raw);
+    const parsed = fast ? ({ ok: true, msg: fast } as const) : parseHostMessage(raw);
     if (!parsed.ok) {
       this.dropped += 1;
       this.warn(parsed.error);
