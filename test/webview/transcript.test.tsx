@@ -117,6 +117,29 @@ describe('panel: planning stream', () => {
     assert.match(scroller.style.getPropertyValue('--pw-before'), /^\d+px$/);
     assert.notEqual(scroller.style.getPropertyValue('--pw-before'), '0px');
   });
+
+  it('moves the window of rows in batches while a message streams, not line by line', () => {
+    const notes: TranscriptItem[] = Array.from({ length: 300 }, (_, i) => ({
+      id: `n${i}`,
+      kind: 'notice',
+      level: 'info',
+      text: `notice number ${i}`,
+    }));
+    const p = mountPanel({
+      state: { transcript: [...notes, { id: 's', kind: 'assistant', text: '', streaming: true }] },
+    });
+    const firstRow = () => p.container.querySelector<HTMLElement>('.pw-row')!;
+    const line = `${'word '.repeat(12)}\n`; // 60 characters: one more line of the message's estimated height
+    const mounted = new Set<HTMLElement>([firstRow()]);
+    for (let i = 0; i < 60; i++) {
+      p.update([{ op: 'item.append', id: 's', text: line }]);
+      mounted.add(firstRow());
+    }
+    // 60 lines of 20 px scroll the view 1,200 px: one window move per line would be ~33 new first rows.
+    assert.ok(mounted.size > 1, 'the window follows the stream');
+    assert.ok(mounted.size <= 6, `the first row changed ${mounted.size - 1} times`);
+    assert.ok(p.container.querySelector('.pw-assistant'), 'the streaming message stays rendered');
+  });
 });
 
 describe('panel: transcript scroll state', () => {

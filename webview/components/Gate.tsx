@@ -3,7 +3,7 @@
  * "No, stay in Plan mode"; Enter there only opens the feedback box; in the box Enter adds a
  * line and Ctrl/Cmd+Enter sends the feedback as a revision request, never as an approval.
  */
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApprovalDecision, Gate } from '../../src/protocol';
 import { usePanel } from '../context';
 import { Button } from '../ui/Button';
@@ -33,7 +33,8 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
     stayRef.current?.focus();
   }, [gate.requestId]);
 
-  useEffect(() => {
+  // Focus moves with the render that shows the box, so keys typed right after Enter land in it.
+  useLayoutEffect(() => {
     if (revising) feedbackRef.current?.focus();
   }, [revising]);
 

@@ -86,16 +86,33 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     }
   };
 
+  /**
+   * The rows to render. The window is sticky: it is kept while it still reaches half the
+   * overscan beyond both edges of the view and no more than twice the overscan, and only then
+   * recomputed with the full overscan. A streamed message that scrolls the view a line at a time
+   * then mounts and unmounts rows in batches rather than on most frames.
+   */
   const computeRange = (): Range => {
     const { tops, items: current } = layout.current;
     const n = current.length;
     if (n === 0) return { start: 0, end: 0 };
     const vh = viewport.current.height || FALLBACK_VIEWPORT;
     const top = follow.current ? Math.max(0, tops[n]! - vh) : viewport.current.top;
-    const start = firstRowEndingAfter(tops, top - overscan);
-    let end = start;
-    while (end < n && tops[end]! < top + vh + overscan) end++;
-    return { start, end };
+    const span = (margin: number): Range => {
+      const start = firstRowEndingAfter(tops, top - margin);
+      let end = start;
+      while (end < n && tops[end]! < top + vh + margin) end++;
+      return { start, end };
+    };
+    const prev = rendered.current;
+    if (prev.end <= n && prev.end > prev.start) {
+      const need = span(overscan / 2);
+      const most = span(overscan * 2);
+      if (prev.start <= need.start && prev.end >= need.end && prev.start >= most.start && prev.end <= most.end) {
+        return prev;
+      }
+    }
+    return span(overscan);
   };
 
   const rerenderIfRangeMoved = () => {
@@ -109,16 +126,21 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     setFollowing(value);
   };
 
-  /** Spacers for the rendered window, and the bottom when following. */
-  const applyGeometry = (el: HTMLDivElement) => {
+  /** Sets the spacers around the rendered window; unchanged values are not written again. */
+  const applySpacers = (el: HTMLDivElement) => {
     const { tops, items: current } = layout.current;
     const { start, end } = rendered.current;
     const before = tops[start]!;
     const after = tops[current.length]! - tops[end]!;
-    // Unchanged values are not written again: each write invalidates style and layout.
+    // Each write invalidates style and layout.
     if (spacers.current.before !== before) el.style.setProperty('--pw-before', `${before}px`);
     if (spacers.current.after !== after) el.style.setProperty('--pw-after', `${after}px`);
     spacers.current = { before, after };
+  };
+
+  /** Spacers for the rendered window, and the bottom when following. */
+  const applyGeometry = (el: HTMLDivElement) => {
+    applySpacers(el);
     if (follow.current) {
       const bottom = el.scrollHeight - el.clientHeight;
       if (Math.abs(el.scrollTop - bottom) > 1) {
@@ -200,6 +222,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         observed.current.delete(row);
       }
     }
+    // Spacers first, from the heights known so far: measuring then lays out once with them, and
+    // the geometry below is written again only if a measured height moved them.
+    applySpacers(el);
     const first = measure(rows);
     if (first !== Number.POSITIVE_INFINITY) relayout(first);
 
