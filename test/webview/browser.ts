@@ -2,15 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS } from '../support/chromium';
+import { CHROMIUM_ARGS } from '../support/chromium';
 
 export function chromiumPath(): string {
   try {

@@ -6,15 +6,8 @@ import type { CodeServer } from './codeServer';
 import { artifactsDir, chromiumPath } from './paths';
 import { findWebviewFrame } from './webview';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS } from '../../support/chromium';
+import { CHROMIUM_ARGS } from '../../support/chromium';
 
 /** Selectors of VS Code 1.100's workbench that the harness relies on. */
 export const SELECTORS = {
