@@ -13,13 +13,70 @@ import {
   RateLimitError,
 } from 'openai';
 import { ModelError } from '../core/agent/model';
+import type { FiredTimeout } from './requestWatch';
 
 /** What an error message needs to name. */
 export interface ErrorContext {
   readonly baseURL: string;
   readonly model: string;
   readonly hasApiKey: boolean;
-  readonly timeoutMs: number;
+}
+
+/** The longest `Retry-After` Planwise waits out; a server asking for more gets a clear message instead. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** How to raise each timeout, in both hosts. */
+export const TIMEOUT_SETTINGS = {
+  'first-byte': 'planwise.request.firstByteTimeoutSeconds (CLI: --first-byte-timeout SECONDS)',
+  idle: 'planwise.request.idleTimeoutSeconds (CLI: --idle-timeout SECONDS)',
+} as const;
+
+/** Says which timeout fired, after how long, what had arrived, and which setting raises it. */
+export function timeoutError(fired: FiredTimeout, ctx: ErrorContext): ModelError {
+  const who = `The model '${ctx.model}' at ${ctx.baseURL}`;
+  const limit = formatDuration(fired.limitMs);
+  if (fired.kind === 'first-byte') {
+    const what =
+      fired.headersAfterMs === undefined
+        ? `did not answer within ${limit} (no response at all)`
+        : `sent response headers after ${formatDuration(fired.headersAfterMs)} but no data within ${limit}`;
+    return new ModelError(
+      'timeout',
+      `${who} ${what}: the first-byte timeout fired. A large local model can take minutes to load; ` +
+        `to wait longer, raise ${TIMEOUT_SETTINGS['first-byte']}.`,
+    );
+  }
+  return new ModelError(
+    'timeout',
+    `${who} stopped sending in the middle of its answer: nothing for ${limit} after ${fired.bytes} bytes, so the idle-stream timeout fired. ` +
+      `Try again; to wait longer between chunks, raise ${TIMEOUT_SETTINGS.idle}.`,
+  );
+}
+
+/** The wordings of a request that did not fit the context window (OpenAI/Azure, vLLM, Ollama, llama.cpp, others). */
+const CONTEXT_OVERFLOW =
+  /context_length_exceeded|maximum context length|exceeded max context length|exceeds the available context size|exceed_context_size_error|context window exceeds|prompt is too long|input is too long for|too large for model with|longer than the model's context length|reduce the length of the messages/i;
+
+export function isContextOverflow(text: string): boolean {
+  return CONTEXT_OVERFLOW.test(text);
+}
+
+/** A 400 whose body says the key is wrong (Gemini's API_KEY_INVALID, OpenAI-style gateways). */
+const INVALID_KEY = /API_KEY_INVALID|invalid_api_key|Incorrect API key|API key not valid|invalid x-api-key/i;
+
+/** The whole error body as text, for pattern checks (code, type and message, wherever they are). */
+function bodyText(err: APIError): string {
+  const parts = [
+    err.message,
+    typeof err.code === 'string' ? err.code : '',
+    typeof err.type === 'string' ? err.type : '',
+  ];
+  try {
+    parts.push(JSON.stringify(err.error ?? ''));
+  } catch {
+    // a body that cannot be stringified adds nothing
+  }
+  return parts.join(' ');
 }
 
 export const abortedError = (): ModelError => new ModelError('aborted', 'The model request was cancelled.');
@@ -92,33 +149,53 @@ export function rejectsStreamOptions(err: unknown): boolean {
 
 export interface RetryAdvice {
   readonly retry: boolean;
-  /** The server's requested wait (retry-after-ms / retry-after), when it gave a usable one. */
+  /** The server's requested wait (retry-after-ms / retry-after), when it gave one. */
   readonly afterMs?: number;
+  /** What failed, for the retry event and the log, e.g. `the endpoint answered 429`. */
+  readonly reason?: string;
 }
 
-function retryAfterMs(headers: Headers | undefined): number | undefined {
+/**
+ * The server's requested wait: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date
+ * (a date in the past means now). Undefined when it gave none that can be read.
+ */
+export function retryAfterMs(headers: Headers | undefined, now: () => number = Date.now): number | undefined {
   if (!headers) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0 && ms <= 60_000) return ms;
+  if (Number.isFinite(ms) && ms >= 0) return ms;
   const raw = headers.get('retry-after');
   if (raw === null || raw.trim() === '') return undefined;
   const seconds = Number(raw);
-  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(raw) - Date.now();
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(raw) - now();
   if (!Number.isFinite(wait)) return undefined;
-  return wait >= 0 && wait <= 60_000 ? wait : wait < 0 ? 0 : undefined;
+  return Math.max(0, wait);
 }
 
-/** Retry 408/409/429/5xx and connection failures (not timeouts); the server's `x-should-retry` header wins. */
-export function retryAdvice(err: unknown): RetryAdvice {
+/** `2 s`, `2 min`, `90 s`: a wait as the person reads it. */
+export function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
+/**
+ * Retry 408/409/429/5xx and connection failures (not timeouts); the server's `x-should-retry`
+ * header wins. A server asking to wait longer than `MAX_RETRY_AFTER_MS` is not retried: the
+ * person is told to come back later.
+ */
+export function retryAdvice(err: unknown, now: () => number = Date.now): RetryAdvice {
   if (err instanceof APIUserAbortError || err instanceof APIConnectionTimeoutError) return { retry: false };
-  if (err instanceof APIConnectionError) return { retry: true };
+  if (err instanceof APIConnectionError)
+    return { retry: true, reason: `the endpoint could not be reached (${connectionReason(err)})` };
   if (!(err instanceof APIError) || err.status === undefined) return { retry: false };
   const header = err.headers?.get('x-should-retry');
   const retry =
     header === 'true' ? true : header === 'false' ? false : [408, 409, 429].includes(err.status) || err.status >= 500;
   if (!retry) return { retry };
-  const afterMs = retryAfterMs(err.headers);
-  return afterMs === undefined ? { retry } : { retry, afterMs };
+  const afterMs = retryAfterMs(err.headers, now);
+  const reason =
+    `the endpoint answered ${err.status}` + (afterMs !== undefined ? ` and asked to wait ${formatWait(afterMs)}` : '');
+  if (afterMs !== undefined && afterMs > MAX_RETRY_AFTER_MS) return { retry: false, afterMs, reason };
+  return afterMs === undefined ? { retry, reason } : { retry, afterMs, reason };
 }
 
 /** Maps a failure before the stream started (after any retries) to a `ModelError`. */
@@ -127,13 +204,6 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
   const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
   if (err instanceof ModelError) return err;
   if (err instanceof APIUserAbortError) return abortedError();
-  if (err instanceof APIConnectionTimeoutError) {
-    return new ModelError(
-      'unreachable',
-      `The model '${model}' at ${baseURL} did not answer within ${formatDuration(ctx.timeoutMs)}. ` +
-        'Check that the server is running and not overloaded (a large local model can take long to load), or raise the timeout.',
-    );
-  }
   if (err instanceof APIConnectionError) {
     return new ModelError(
       'unreachable',
@@ -147,6 +217,23 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
   }
   const status = err.status;
   const said = providerMessage(err);
+  if (status === 400 || status === 413) {
+    const text = bodyText(err);
+    if (isContextOverflow(text)) {
+      return new ModelError(
+        'context_length',
+        `The request to the model '${model}' at ${baseURL} did not fit its context window (${status}: ${said}).`,
+        status,
+      );
+    }
+    if (INVALID_KEY.test(text)) {
+      return new ModelError(
+        'auth',
+        `The model endpoint ${baseURL} rejected the API key (${status}: ${said}). Set the API key for this endpoint and try again.`,
+        status,
+      );
+    }
+  }
   if (err instanceof AuthenticationError) {
     const why = ctx.hasApiKey ? 'rejected the API key' : 'requires an API key and none is set';
     return new ModelError(
@@ -168,6 +255,15 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
       'bad_request',
       `The endpoint ${baseURL} answered 404 for the model '${model}' (${said}). ` +
         "Check the model name (the server's model list shows the valid ones) and that the base URL is the API root, usually ending in /v1.",
+      status,
+    );
+  }
+  const asked = retryAfterMs(err.headers);
+  if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+    return new ModelError(
+      status === 429 ? 'rate_limited' : 'server',
+      `The model endpoint ${baseURL} answered ${status} (${said}) and asked to wait ${formatWait(asked)}, ` +
+        `longer than Planwise waits (${formatWait(MAX_RETRY_AFTER_MS)}). Try again after that.`,
       status,
     );
   }
@@ -200,9 +296,10 @@ export function streamError(err: unknown, ctx: ErrorContext): ModelError | undef
   if (err instanceof ModelError) return err;
   if (err instanceof APIUserAbortError) return abortedError();
   if (err instanceof APIError && !(err instanceof APIConnectionError) && err.status === undefined) {
+    const said = providerMessage(err);
     return new ModelError(
-      'stream',
-      `The model provider reported an error mid-stream (model '${ctx.model}' at ${ctx.baseURL}): ${providerMessage(err)}`,
+      isContextOverflow(bodyText(err)) ? 'context_length' : 'stream',
+      `The model provider reported an error mid-stream (model '${ctx.model}' at ${ctx.baseURL}): ${said}`,
     );
   }
   if (err instanceof SyntaxError) {

@@ -63,7 +63,7 @@ describe('OpenAIModelClient: transport', () => {
     assert.equal(server.requests.length, 2);
     assert.deepEqual(waits, [2000]);
     assert.ok(
-      logs.some((l) => /answered 429; retrying in 2\.0s \(attempt 2 of 4\)/.test(l)),
+      logs.some((l) => /answered 429 and asked to wait 2 s; retrying in 2\.0s \(attempt 2 of 4\)/.test(l)),
       logs.join('\n'),
     );
   });
@@ -200,22 +200,6 @@ describe('OpenAIModelClient: transport', () => {
     const r = await collect(client.stream(request, during.signal));
     assertError(r.error, 'aborted', /cancelled/);
     assert.equal(server.requests.length, 1);
-  });
-
-  it('abandons a stream that goes silent for longer than timeoutMs', async () => {
-    server = await ScriptedServer.start([{ ...sse.textTurn('and then'), stallAfter: 2 }]);
-    const client = new OpenAIModelClient({ baseURL: server.baseURL, timeoutMs: 300 });
-    const r = await collect(client.stream(request));
-    assertError(r.error, 'stream', /'m' at .* sent nothing for 300ms in the middle of its answer/);
-    assert.equal(r.text, 'and then');
-  });
-
-  it('reports an endpoint that never answers within timeoutMs as unreachable, without retrying', async () => {
-    server = await ScriptedServer.start([{ ...sse.textTurn('late'), headersDelayMs: 5000 }]);
-    const { client, waits } = recordingClient(server.baseURL, { timeoutMs: 200 });
-    const r = await collect(client.stream(request));
-    assertError(r.error, 'unreachable', /did not answer within 200ms/);
-    assert.deepEqual(waits, []);
   });
 
   it('asks again without stream_options when the endpoint rejects them, and remembers', async () => {

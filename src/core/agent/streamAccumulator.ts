@@ -13,8 +13,13 @@
  * - tool-call chunks without `role`; fragments without `index` (their position is used);
  * - a missing tool-call id: one is generated, unique within the response; duplicate ids are
  *   made unique too;
- * - `delta.reasoning`, `delta.reasoning_content` and `delta.reasoning_details` become reasoning
- *   events, never text;
+ * - `delta.reasoning`, `delta.reasoning_content` and `delta.reasoning_details`, content parts of
+ *   type `thinking` (Mistral's magistral) and inline `<think>`/`<thought>` at the start of the
+ *   content (MiniMax, Gemini) become reasoning events, never text; when a provider sends the same
+ *   reasoning both inline and in a field (MiniMax), it is shown once, and the content keeps no tags;
+ * - round-trip fields (`reasoning_content`, `reasoning`, `reasoning_details` per message;
+ *   `extra_content` and other unknown object fields per tool call) are kept, tagged with `origin`,
+ *   so the client can send them back unchanged (see `RoundTrip`);
  * - placeholder chunks with `choices: []`, `tool_calls: []` on text deltas, `usage: null`;
  * - `finish_reason: "stop"` while tool calls were streamed: the calls count (reported as
  *   `tool_calls`);
@@ -23,14 +28,18 @@
  * - a stream that ends with neither a `finish_reason` nor `[DONE]`: `end` throws a `ModelError`
  *   of kind `stream` and emits nothing further (the text already emitted stays emitted).
  */
+import { InlineReasoningSplitter, splitInlineReasoning } from './inlineReasoning';
 import { ModelError } from './model';
-import type { FinishReason, ModelStreamEvent, ToolCall, Usage } from './model';
+import type { FinishReason, ModelStreamEvent, RoundTrip, ToolCall, Usage } from './model';
+import { MessageFieldCollector, collectCallFields } from './roundTripFields';
 
 export interface StreamAccumulatorOptions {
   /** Makes an id for a tool call the provider sent without one. `ordinal` counts calls from 0. */
   readonly newToolCallId?: (ordinal: number) => string;
   /** Names the stream's origin in error messages, e.g. `model 'llama3' at http://localhost:11434/v1`. */
   readonly source?: string;
+  /** Tags the round-trip fields this stream carries; only a client with this origin sends them back. */
+  readonly origin?: string;
 }
 
 export interface EndOptions {
@@ -42,6 +51,8 @@ interface Slot {
   id: string;
   name: string;
   args: string;
+  /** Unknown object fields of the call's fragments (Gemini's `extra_content`). */
+  extra: Record<string, unknown> | undefined;
 }
 
 type Rec = Record<string, unknown>;
@@ -49,11 +60,26 @@ type Rec = Record<string, unknown>;
 const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Text of a `content` value: a string, or an array of `{type:'text', text}` parts. */
-function contentText(v: unknown): string {
+/** Text of a `thinking` part: a string, or Mistral's list of `{type:'text', text}` chunks. */
+function thinkingText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) return '';
   return v.map((p) => (isRecord(p) ? str(p.text) : typeof p === 'string' ? p : '')).join('');
+}
+
+/** Answer text and thinking of a `content` value: a string, or an array of parts. */
+function contentParts(v: unknown): { text: string; thinking: string } {
+  if (typeof v === 'string') return { text: v, thinking: '' };
+  if (!Array.isArray(v)) return { text: '', thinking: '' };
+  let text = '';
+  let thinking = '';
+  for (const p of v) {
+    if (typeof p === 'string') text += p;
+    else if (isRecord(p) && (p.type === 'thinking' || p.type === 'reasoning'))
+      thinking += thinkingText(p.thinking ?? p.text);
+    else if (isRecord(p)) text += str(p.text);
+  }
+  return { text, thinking };
 }
 
 function argumentsText(v: unknown): string {
@@ -115,8 +141,13 @@ export class StreamAccumulator {
   private readonly open = new Map<number, Slot>();
   private readonly newId: (ordinal: number) => string;
   private readonly source: string;
+  private readonly origin: string;
   private text = '';
   private finalContent: string | undefined;
+  private readonly inline = new InlineReasoningSplitter();
+  private readonly messageFields = new MessageFieldCollector();
+  /** Where the reasoning shown comes from: the first channel that carried some (the other is a duplicate). */
+  private reasoningChannel: 'field' | 'inline' | undefined;
   private rawFinish: string | undefined;
   private usage: Usage | undefined;
   private ended = false;
@@ -124,6 +155,7 @@ export class StreamAccumulator {
   constructor(options: StreamAccumulatorOptions = {}) {
     this.newId = options.newToolCallId ?? defaultIdMaker();
     this.source = options.source ? ` from ${options.source}` : '';
+    this.origin = options.origin ?? '';
   }
 
   /** True once a choice carried a `finish_reason`. */
@@ -181,6 +213,7 @@ export class StreamAccumulator {
     }
     const toolCalls = this.completedCalls();
     const out: ModelStreamEvent[] = [];
+    this.emitSplit(this.inline.end(), out);
     if (this.finalContent !== undefined && this.finalContent !== this.text && this.finalContent.startsWith(this.text)) {
       // The provider's final message carried text that was never streamed as deltas.
       out.push({ type: 'text', delta: this.finalContent.slice(this.text.length) });
@@ -195,19 +228,36 @@ export class StreamAccumulator {
       content: this.finalContent ?? this.text,
       toolCalls,
       ...(this.usage ? { usage: this.usage } : {}),
+      ...this.roundTripOf(this.messageFields.fields()),
     });
     return out;
   }
 
+  private roundTripOf(fields: Record<string, unknown> | undefined): { roundTrip?: RoundTrip } {
+    return fields ? { roundTrip: { origin: this.origin, fields } } : {};
+  }
+
+  /** Reasoning from one channel; the other channel's copy of it is not shown again. */
+  private emitReasoning(channel: 'field' | 'inline', text: string, out: ModelStreamEvent[]): void {
+    if (text === '') return;
+    this.reasoningChannel ??= channel;
+    if (this.reasoningChannel === channel) out.push({ type: 'reasoning', delta: text });
+  }
+
+  private emitSplit(piece: { text: string; reasoning: string }, out: ModelStreamEvent[]): void {
+    this.emitReasoning('inline', piece.reasoning, out);
+    if (piece.text) {
+      this.text += piece.text;
+      out.push({ type: 'text', delta: piece.text });
+    }
+  }
+
   private onChoice(choice: Rec, out: ModelStreamEvent[]): void {
     const delta = isRecord(choice.delta) ? choice.delta : {};
-    const reasoning = this.reasoningOf(delta);
-    if (reasoning) out.push({ type: 'reasoning', delta: reasoning });
-    const text = contentText(delta.content) + str(delta.refusal);
-    if (text) {
-      this.text += text;
-      out.push({ type: 'text', delta: text });
-    }
+    this.messageFields.push(delta);
+    const parts = contentParts(delta.content);
+    this.emitReasoning('field', this.reasoningOf(delta) + parts.thinking, out);
+    this.emitSplit(this.inline.push(parts.text + str(delta.refusal)), out);
     if (Array.isArray(delta.tool_calls)) {
       delta.tool_calls.forEach((fragment, position) => {
         if (isRecord(fragment)) this.onToolFragment(fragment, position);
@@ -215,8 +265,14 @@ export class StreamAccumulator {
     }
     // Some providers close with a whole message instead of (or besides) the deltas.
     if (isRecord(choice.message)) {
-      const finalText = contentText(choice.message.content);
-      if (finalText) this.finalContent = finalText;
+      const final = contentParts(choice.message.content);
+      const split = splitInlineReasoning(final.text);
+      if (!this.messageFields.any) {
+        this.messageFields.push(choice.message);
+        this.emitReasoning('field', this.reasoningOf(choice.message) + final.thinking, out);
+      }
+      if (this.text === '') this.emitReasoning('inline', split.reasoning, out);
+      if (split.text) this.finalContent = split.text;
       if (Array.isArray(choice.message.tool_calls) && this.slots.length === 0) {
         choice.message.tool_calls.forEach((fragment, position) => {
           if (isRecord(fragment)) this.onToolFragment(fragment, position);
@@ -249,7 +305,7 @@ export class StreamAccumulator {
       // once the object is closed).
       ((id === '' || id === slot.id) && name !== '' && args !== '' && isCompleteJson(slot.args));
     if (startsNew || slot === undefined) {
-      slot = { id: '', name: '', args: '' };
+      slot = { id: '', name: '', args: '', extra: undefined };
       this.slots.push(slot);
       this.open.set(key, slot);
     }
@@ -259,6 +315,7 @@ export class StreamAccumulator {
       else if (slot.args === '') slot.name += name; // a name streamed in pieces
     }
     slot.args += args;
+    slot.extra = collectCallFields(fragment, slot.extra);
   }
 
   private completedCalls(): ToolCall[] {
@@ -274,7 +331,12 @@ export class StreamAccumulator {
         while (used.has(id));
       }
       used.add(id);
-      calls.push({ id, name: slot.name, arguments: slot.args.trim() === '' ? '{}' : slot.args });
+      calls.push({
+        id,
+        name: slot.name,
+        arguments: slot.args.trim() === '' ? '{}' : slot.args,
+        ...this.roundTripOf(slot.extra),
+      });
     }
     return calls;
   }

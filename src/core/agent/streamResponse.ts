@@ -1,7 +1,7 @@
 import type { EventBus } from '../events/bus';
 import { childSignal } from './abort';
 import { PlanStreamParser, finalizeResponse } from '../plan/parser';
-import type { FinishReason, ModelClient, ModelRequest, ToolCall, Usage } from './model';
+import type { FinishReason, ModelClient, ModelRequest, RoundTrip, ToolCall, Usage } from './model';
 
 /** One streamed model response, reconciled: visible prose, the plan (if any), calls and usage. */
 export interface StreamedResponse {
@@ -15,6 +15,8 @@ export interface StreamedResponse {
   readonly toolCalls: readonly ToolCall[];
   readonly finishReason: FinishReason;
   readonly usage?: Usage;
+  /** Provider fields to store with the assistant message and send back (never shown). */
+  readonly roundTrip?: RoundTrip;
 }
 
 export interface StreamIds {
@@ -51,7 +53,15 @@ export async function streamResponse(
     bus.emit({ type: 'item.updated', turn_id, item: { id: textId, kind: 'assistant_text', delta } });
   };
 
-  let done: { finishReason: FinishReason; content: string; toolCalls: readonly ToolCall[]; usage?: Usage } | undefined;
+  let done:
+    | {
+        finishReason: FinishReason;
+        content: string;
+        toolCalls: readonly ToolCall[];
+        usage?: Usage;
+        roundTrip?: RoundTrip;
+      }
+    | undefined;
   const child = childSignal(signal);
   try {
     for await (const event of model.stream(request, child.signal)) {
@@ -69,6 +79,16 @@ export async function streamResponse(
             bus.emit({ type: 'item.started', turn_id, item: { id: reasoningId, kind: 'reasoning', text: '' } });
           }
           bus.emit({ type: 'item.updated', turn_id, item: { id: reasoningId, kind: 'reasoning', delta: event.delta } });
+          break;
+        case 'retry':
+          bus.emit({
+            type: 'model.retrying',
+            turn_id,
+            attempt: event.attempt,
+            max_attempts: event.maxAttempts,
+            wait_ms: event.waitMs,
+            reason: event.reason,
+          });
           break;
         case 'done':
           done = event;
@@ -107,5 +127,6 @@ export async function streamResponse(
     toolCalls: done.toolCalls,
     finishReason: done.finishReason,
     ...(done.usage ? { usage: done.usage } : {}),
+    ...(done.roundTrip ? { roundTrip: done.roundTrip } : {}),
   };
 }

@@ -154,7 +154,12 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
 
     // A tool-free pass never runs tools, even if the model asks for them.
     const calls = toolFree ? [] : response.toolCalls;
-    history.push({ role: 'assistant', content: response.response, ...(calls.length ? { toolCalls: calls } : {}) });
+    history.push({
+      role: 'assistant',
+      content: response.response,
+      ...(calls.length ? { toolCalls: calls } : {}),
+      ...(response.roundTrip ? { roundTrip: response.roundTrip } : {}),
+    });
     if (calls.length === 0) return { final: response, emptyResponses: 0, ...(synthesis ? { synthesis } : {}) };
 
     let pendingSynthesis: { guard: string; reason: string } | undefined;

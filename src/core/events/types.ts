@@ -5,6 +5,7 @@
  */
 import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../lifecycle/ports';
 import type { Usage } from '../agent/model';
+import type { ModelEventBody } from './modelEvents';
 
 export type ItemKind =
   'user_message' | 'assistant_text' | 'reasoning' | 'tool_call' | 'tool_result' | 'plan' | 'interview' | 'notice';
@@ -113,7 +114,8 @@ export type ThreadEventBody =
   | { readonly type: 'progress'; readonly message: string }
   | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
   | { readonly type: 'thread.completed'; readonly thread_id: string }
-  | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean };
+  | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
+  | ModelEventBody;
 
 export type LifecycleState = 'idle' | 'planning' | 'awaiting_approval' | 'revising' | 'executing' | 'cancelled';
 

@@ -162,6 +162,12 @@ export class EventTranslator {
         ];
       case 'progress':
         return this.progress(event.message);
+      case 'model.retrying':
+        return [
+          this.notice(event.seq, 'warning', retryText(event.wait_ms, event.attempt, event.max_attempts, event.reason)),
+        ];
+      case 'context.compacted':
+        return [this.notice(event.seq, 'info', compactedText(event))];
       case 'error':
         return [
           this.notice(event.seq, 'error', event.message),
@@ -336,4 +342,28 @@ export class EventTranslator {
     });
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
+}
+
+/** `Retrying in 2 min (attempt 2 of 4): … Stop cancels the wait.` The status bar counts it down. */
+export function retryText(waitMs: number, attempt: number, maxAttempts: number, reason: string): string {
+  const s = Math.ceil(waitMs / 1000);
+  const wait = s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+  return `Retrying in ${wait} (attempt ${attempt} of ${maxAttempts}): ${reason}. Stop cancels the wait.`;
+}
+
+/** What a compaction did, in one line for the transcript. */
+export function compactedText(e: Extract<ThreadEvent, { type: 'context.compacted' }>): string {
+  const k = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
+  const why =
+    e.trigger === 'overflow'
+      ? 'the provider said the request did not fit'
+      : 'the thread passed the compaction threshold';
+  const what = [
+    e.stubbed_results > 0 ? `${e.stubbed_results} older tool results shortened to stubs` : '',
+    e.omitted_messages > 0 ? `${e.omitted_messages} older messages left out` : '',
+  ].filter(Boolean);
+  return (
+    `Context compacted (${why}): about ${k(e.before_tokens)} → ${k(e.after_tokens)} of ${k(e.window_tokens)} tokens` +
+    `${what.length ? `; ${what.join(', ')}` : ''}. The full thread is kept; spooled results stay readable with read_spool.`
+  );
 }
