@@ -2,7 +2,9 @@ import type { EventBus } from '../events/bus';
 import type { Approver } from '../lifecycle/ports';
 import { dispatchCall, type DispatchContext } from './dispatch';
 import type { AskAction, GuardAction, StopAction, TurnGuards } from './guards';
-import type { ChatMessage, ModelClient, ToolSchema, Usage } from './model';
+import { ContextKeeper, DEFAULT_COMPACT_AT_PERCENT } from './contextKeeper';
+import { ModelError } from './model';
+import type { ChatMessage, ModelClient, ModelRequest, ToolSchema, Usage } from './model';
 import { synthesisDirective } from './prompt';
 import { requestView } from './requestRepair';
 import { streamResponse, type StreamedResponse } from './streamResponse';
@@ -21,11 +23,13 @@ export interface TurnDeps {
   readonly toolSchemas: readonly ToolSchema[];
   readonly dispatch: Omit<DispatchContext, 'turnId' | 'guards' | 'bus'>;
   readonly newId: (prefix: string) => string;
-  /** Tokens of the model's context window, for the context percentage. */
+  /** Tokens of the model's context window (a provider that knows its model's window overrides it). */
   readonly contextWindow: number;
+  /** Compact the request view past this share of the context window, in percent (default 80). */
+  readonly compactAtPercent?: number;
   readonly maxTokens?: number;
   readonly signal?: AbortSignal;
-  /** Called after every model response with its usage (when reported) and the request's size in characters. */
+  /** Called after every model response with its usage (when reported) and the request's size in characters (as sent, compacted). */
   readonly onUsage?: (usage: Usage | undefined, promptChars: number) => void;
   /** How full the context window is now, in percent, for budget snapshots. */
   readonly contextPercent: () => number;
@@ -101,6 +105,21 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
   // model client can tell that only the tail of the thread is new.
   const system: ChatMessage = { role: 'system', content: deps.systemPrompt };
   const ctx: DispatchContext = { ...deps.dispatch, turnId: turn_id, guards, bus };
+  const countTokens = deps.model.countTokens?.bind(deps.model);
+  const keeper = new ContextKeeper(history, {
+    bus,
+    turnId: turn_id,
+    windowTokens: deps.model.contextWindow?.(deps.modelName) ?? deps.contextWindow,
+    compactAtPercent: deps.compactAtPercent ?? DEFAULT_COMPACT_AT_PERCENT,
+    fixedChars: deps.systemPrompt.length + JSON.stringify(deps.toolSchemas).length,
+    spool: deps.dispatch.toolContext.spool,
+    ...(countTokens
+      ? {
+          countTokens: (view: readonly ChatMessage[]) =>
+            countTokens({ model: deps.modelName, messages: [system, ...view], tools: deps.toolSchemas }, deps.signal),
+        }
+      : {}),
+  });
 
   for (;;) {
     if (!toolFree) {
@@ -113,23 +132,31 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       }
     }
 
-    // The thread is checked and measured incrementally: per request, only what was appended since.
+    // The thread is checked incrementally (per request, only what was appended since), then
+    // measured and, past the threshold, compacted into a request view.
     const view = requestView(history);
-    const messages = ([system] as ChatMessage[]).concat(view.messages);
-    const response = await streamResponse(
-      deps.model,
-      {
-        model: deps.modelName,
-        messages,
-        tools: deps.toolSchemas,
-        ...(toolFree ? { toolChoice: 'none' as const } : {}),
-        ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
-      },
-      bus,
-      { turnId: turn_id, newId: deps.newId },
-      deps.signal,
-    );
-    deps.onUsage?.(response.usage, deps.systemPrompt.length + view.chars);
+    const request = (messages: readonly ChatMessage[]): ModelRequest => ({
+      model: deps.modelName,
+      messages: ([system] as ChatMessage[]).concat(messages),
+      tools: deps.toolSchemas,
+      ...(toolFree ? { toolChoice: 'none' as const } : {}),
+      ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
+    });
+    const send = (messages: readonly ChatMessage[]) =>
+      streamResponse(deps.model, request(messages), bus, { turnId: turn_id, newId: deps.newId }, deps.signal);
+    let prepared = await keeper.prepare(view.messages);
+    let response: StreamedResponse;
+    try {
+      response = await send(prepared.messages);
+    } catch (err) {
+      if (!(err instanceof ModelError) || err.kind !== 'context_length') throw err;
+      // The provider says it did not fit: recalibrate from its words, compact harder, once.
+      keeper.overflowed(prepared.chars, err.message);
+      prepared = await keeper.prepare(view.messages, 'overflow');
+      response = await send(prepared.messages);
+    }
+    if (response.usage) keeper.recordUsage(response.usage.promptTokens, prepared.chars);
+    deps.onUsage?.(response.usage, prepared.chars);
     if (response.usage) {
       const u = guards.onUsage(response.usage);
       if (u.type === 'stop_turn') exhausted(u);

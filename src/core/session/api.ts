@@ -40,6 +40,8 @@ export interface SessionConfig {
   readonly budgets?: BudgetOverrides;
   /** Tokens of the model's context window, for the context-usage percentage. */
   readonly contextWindow?: number;
+  /** Compact the request view past this share of the context window, in percent (default 80). */
+  readonly compactAtPercent?: number;
   /** A step with a `verify:` completes only after its command passed (default true). */
   readonly requireVerifyToComplete?: boolean;
   /** Build commands the person allows without asking (exact commands or prefixes ending in `*`). */

@@ -231,6 +231,7 @@ export class SessionCore {
       },
       newId: (p) => this.newId(p),
       contextWindow: this.contextWindow,
+      ...(this.config.compactAtPercent !== undefined ? { compactAtPercent: this.config.compactAtPercent } : {}),
       signal: this.abort.signal,
       onUsage: (u, chars) => this.recordUsage(u, chars),
       contextPercent: () => this.contextPercent(),
