@@ -1,0 +1,46 @@
+/**
+ * Grammars of the shell's printing builtins and no-ops: echo, printf, pwd, true, false. Commands
+ * run under /bin/sh, whose echo has no unknown options: every word after the leading -n/-e/-E
+ * flags is printed, `--` and `--foo` included.
+ */
+import { allText, flags, HELP_VERSION, refused } from './kit';
+import type { ArgKind, CustomParse, Grammar } from './types';
+
+const ECHO_FLAGS = /^-[neE]+$/;
+
+function echoWords(args: readonly string[]): CustomParse {
+  let leading = true;
+  const kinds: ArgKind[] = args.map((a) => {
+    if (leading && ECHO_FLAGS.test(a)) return { kind: 'option', option: a.slice(0, 2) };
+    leading = false;
+    return { kind: 'text' };
+  });
+  return { ok: true, kinds };
+}
+
+export const echo: Grammar = { name: 'echo', options: {}, custom: echoWords };
+
+/** bash's printf: `-v VAR` assigns to a shell variable; the format and its arguments are text. */
+export const printf: Grammar = {
+  name: 'printf',
+  options: {
+    ...refused('assigns the output to a shell variable instead of printing it', '-v'),
+    ...HELP_VERSION,
+  },
+  optionsFirst: true,
+  positional: allText,
+};
+
+export const pwd: Grammar = {
+  name: 'pwd',
+  options: { ...flags('-L -P'), ...HELP_VERSION },
+  positional: () => null,
+};
+
+/** `true` and `false` ignore their arguments. */
+function ignoreWords(args: readonly string[]): CustomParse {
+  return { ok: true, kinds: args.map((): ArgKind => ({ kind: 'text' })) };
+}
+
+export const trueGrammar: Grammar = { name: 'true', options: {}, custom: ignoreWords };
+export const falseGrammar: Grammar = { name: 'false', options: {}, custom: ignoreWords };

@@ -1,0 +1,64 @@
+/**
+ * Small builders for the option tables of the coreutils and search-tool grammars: names are given
+ * as one space-separated string so a long table stays readable.
+ */
+import type { ArgvState, Grammar, OptionSpec, ValueKind } from './types';
+
+export type Table = Record<string, OptionSpec>;
+
+function each(names: string, spec: OptionSpec): Table {
+  return Object.fromEntries(
+    names
+      .split(/\s+/)
+      .filter((n) => n !== '')
+      .map((n) => [n, spec]),
+  );
+}
+
+/** Each name as a flag. */
+export function flags(names: string): Table {
+  return each(names, {});
+}
+
+/** Each name taking a value of `kind` (`optional`: only attached, `--color[=WHEN]`). */
+export function valued(kind: ValueKind, names: string, optional = false): Table {
+  return each(names, optional ? { value: kind, optionalValue: true } : { value: kind });
+}
+
+/** Each name refused for `reason` (shown after the option). */
+export function refused(reason: string, names: string): Table {
+  return each(names, { refuse: reason });
+}
+
+/** Each name follows symlinks while traversing; `instead` says what to use. */
+export function following(instead: string, names: string): Table {
+  return each(names, { follows: instead });
+}
+
+/** Each name ends the arguments (`--help`, `--version`). */
+export function terminal(names: string): Table {
+  return each(names, { terminal: true });
+}
+
+/** `--help` and `--version`, as every GNU program has them. */
+export const HELP_VERSION: Table = terminal('--help --version');
+
+/** `--color[=WHEN]` as GNU coreutils spell WHEN. */
+export const GNU_WHEN: readonly string[] = ['always', 'yes', 'force', 'never', 'no', 'none', 'auto', 'tty', 'if-tty'];
+
+/** Every positional is free text. */
+export const allText: NonNullable<Grammar['positional']> = () => 'text';
+
+/** Whether any of `names` was seen. */
+export function seenAny(state: ArgvState, names: readonly string[]): string | undefined {
+  return names.find((n) => state.seen.has(n));
+}
+
+/**
+ * The first operand is the pattern unless an option in `suppliers` gives it (grep -e, rg --files).
+ * The reader settles positional kinds once every option is known, as getopt and clap do, so an
+ * `-e` typed after the pattern (`grep FILE -e PAT`) makes that first word a file, checked as one.
+ */
+export function patternFirst(suppliers: readonly string[]): NonNullable<Grammar['positional']> {
+  return (index, state) => (index === 0 && seenAny(state, suppliers) === undefined ? 'pattern' : 'path');
+}
