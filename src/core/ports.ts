@@ -62,6 +62,8 @@ export interface RunResult {
  */
 export interface CommandRunner {
   run(command: string, options: RunOptions): Promise<RunResult>;
+  /** Safe modes of this machine's programs the gate may switch on (GNU sed's `--sandbox`). */
+  readonly safeModes?: { readonly sedSandbox?: boolean };
 }
 
 export interface SearchRequest {

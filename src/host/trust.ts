@@ -68,6 +68,10 @@ export class TrustGatedRunner implements CommandRunner {
     private readonly inner: CommandRunner,
   ) {}
 
+  get safeModes(): CommandRunner['safeModes'] {
+    return this.inner.safeModes;
+  }
+
   run(command: string, options: RunOptions): Promise<RunResult> {
     if (!this.trust.trusted) return Promise.reject(new Error(UNTRUSTED_SHELL_ERROR));
     return this.inner.run(command, options);

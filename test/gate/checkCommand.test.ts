@@ -52,14 +52,30 @@ describe('planwise check-command', () => {
     assert.deepEqual([r.code, r.out], [1, "blocked: 'rm' changes files\n"]);
   });
 
-  it('--json prints {"command","allowed","reason"}', async () => {
+  it('--json prints {"command","allowed","rule","reason"}, and "runs" for an allowed command', async () => {
     const r = await run(['--json', '--', 'echo hi > f.txt']);
     assert.equal(r.code, 1);
     assert.deepEqual(JSON.parse(r.out), {
       command: 'echo hi > f.txt',
       allowed: false,
+      rule: 'redirect',
       reason: "blocked: output redirection '>' is not read-only",
     });
+    const sed = await run(['--json', '--', "sed -n '1p' src/a.ts"]);
+    assert.deepEqual(JSON.parse(sed.out), {
+      command: "sed -n '1p' src/a.ts",
+      allowed: true,
+      rule: 'allowed',
+      reason: 'allowed: read-only command',
+      runs: "sed --sandbox -n '1p' src/a.ts",
+    });
+  });
+
+  it('strips a UTF-8 byte order mark at the start of a batch, and judges a # inside a word as text', async () => {
+    const r = await run(['--batch'], `\ufeff${JSON.stringify({ command: 'echo a#b' })}\n`);
+    assert.equal(r.code, 0);
+    assert.equal(JSON.parse(r.out).allowed, true);
+    assert.equal((await run(['--', '\ufeffls'])).code, 0);
   });
 
   it('--untrusted refuses project code, saying why', async () => {
@@ -92,9 +108,21 @@ describe('planwise check-command', () => {
         .split('\n')
         .map((l) => JSON.parse(l)),
       [
-        { command: 'git status', allowed: true, reason: 'allowed: read-only command' },
-        { command: 'rm -rf src', allowed: false, reason: "blocked: 'rm' changes files" },
-        { command: 'cd src && cat ../x', allowed: true, reason: 'allowed: read-only command' },
+        {
+          command: 'git status',
+          allowed: true,
+          rule: 'allowed',
+          reason: 'allowed: read-only command',
+          runs: 'git status',
+        },
+        { command: 'rm -rf src', allowed: false, rule: 'program', reason: "blocked: 'rm' changes files" },
+        {
+          command: 'cd src && cat ../x',
+          allowed: true,
+          rule: 'allowed',
+          reason: 'allowed: read-only command',
+          runs: 'cd src && cat ../x',
+        },
       ],
     );
   });
@@ -108,11 +136,18 @@ describe('planwise check-command', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     assert.equal(lines.length, 4);
-    assert.deepEqual(lines[0], { command: 'ls', allowed: true, reason: 'allowed: read-only command' });
+    const ok = (command: string) => ({
+      command,
+      allowed: true,
+      rule: 'allowed',
+      reason: 'allowed: read-only command',
+      runs: command,
+    });
+    assert.deepEqual(lines[0], ok('ls'));
     assert.equal(lines[1].line, 2);
     assert.match(lines[1].error, /^malformed input line 2: expected a JSON object like \{"command": "\.\.\."\}$/);
     assert.equal(lines[2].line, 4);
-    assert.deepEqual(lines[3], { command: 'pwd', allowed: true, reason: 'allowed: read-only command' });
+    assert.deepEqual(lines[3], ok('pwd'));
   });
 
   it('--help prints the usage and exits 0', async () => {
@@ -177,12 +212,28 @@ describe('planwise check-command (built CLI)', function () {
       out: "blocked: here-document '<<' is not allowed\n",
     });
     assert.equal((await exec([])).code, 2);
-    const batch = await exec(['--batch'], '{"command": "ls *.ts"}\n');
+    const batch = await exec(['--batch'], '{"command": "ls {a,b}"}\n');
     assert.equal(batch.code, 0);
     assert.deepEqual(JSON.parse(batch.out), {
-      command: 'ls *.ts',
+      command: 'ls {a,b}',
       allowed: false,
-      reason: "blocked: unquoted '*' is a glob or brace pattern; quote it",
+      rule: 'raw.brace',
+      reason: "blocked: unquoted '{' is brace expansion or grouping; quote it",
     });
+  });
+
+  it('ends a batch quietly when its reader goes away (| head -1)', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => JSON.stringify({ command: `ls src ${i % 2 ? 'x' : ''}` }));
+    const r = await new Promise<{ code: number | null; err: string }>((res) => {
+      const child = execFile(
+        '/bin/sh',
+        ['-c', `node ${JSON.stringify(join(repo, 'dist/cli.js'))} check-command --batch | head -1 >/dev/null`],
+        { cwd: ws },
+        (e, _out, err) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, err }),
+      );
+      child.stdin?.end(`${lines.join('\n')}\n`);
+    });
+    assert.equal(r.err, '', 'no EPIPE stack trace');
+    assert.equal(r.code, 0);
   });
 });

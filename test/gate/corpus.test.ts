@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkShellCommand } from '../../src/core/gate';
-import { TRUSTED, UNTRUSTED } from './helpers';
+import { TRUSTED, UNTRUSTED, verdictOf } from './helpers';
 
 interface RejectedCase {
   readonly command: string;
@@ -25,13 +24,13 @@ const allowedCommands = readFileSync(join(__dirname, 'allowed.txt'), 'utf8')
   .filter((l) => l.trim() !== '' && !l.startsWith('# '));
 
 describe('gate: adversarial corpus (rejected.jsonl)', () => {
-  it('holds at least 150 commands, each once', () => {
+  it('holds at least 150 commands, each once', async () => {
     assert.ok(rejected.length >= 150, `only ${rejected.length} commands`);
     assert.equal(new Set(rejected.map((c) => `${c.trusted}:${c.command}`)).size, rejected.length);
   });
   for (const c of rejected) {
-    it(`${c.rule}: ${JSON.stringify(c.command)}${c.trusted === false ? ' (untrusted)' : ''}`, () => {
-      const v = checkShellCommand(c.command, c.trusted === false ? UNTRUSTED : TRUSTED);
+    it(`${c.rule}: ${JSON.stringify(c.command)}${c.trusted === false ? ' (untrusted)' : ''}`, async () => {
+      const v = await verdictOf(c.command, c.trusted === false ? UNTRUSTED : TRUSTED);
       assert.equal(v.allowed, false, v.reason);
       assert.equal(v.rule, c.rule, v.reason);
       assert.match(v.reason, /^blocked: \S/);
@@ -40,12 +39,12 @@ describe('gate: adversarial corpus (rejected.jsonl)', () => {
 });
 
 describe('gate: realistic inspection commands (allowed.txt)', () => {
-  it('holds at least 50 commands', () => {
+  it('holds at least 50 commands', async () => {
     assert.ok(allowedCommands.length >= 50, `only ${allowedCommands.length} commands`);
   });
   for (const command of allowedCommands) {
-    it(command, () => {
-      const v = checkShellCommand(command, TRUSTED);
+    it(command, async () => {
+      const v = await verdictOf(command, TRUSTED);
       assert.equal(v.allowed, true, v.reason);
     });
   }

@@ -1,10 +1,10 @@
 /** The tool-level policy while planning (rules §1, first paragraph), with real symlinks on disk. */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPlanningToolCall, type PlanningContext, type ToolKind } from '../../src/core/gate';
+import { NodeWorkspaceReader } from '../../src/node/fsWorkspace';
 
 describe('gate: tool policy while planning', () => {
   let base: string;
@@ -18,7 +18,13 @@ describe('gate: tool policy while planning', () => {
     root = join(base, 'ws');
     mkdirSync(join(root, '.vtcode', 'plans'), { recursive: true });
     mkdirSync(join(base, 'outside'));
-    ctx = { roots: [root], trusted: true, home: join(base, 'home'), plansDir: '.vtcode/plans', realpath };
+    ctx = {
+      roots: [root],
+      trusted: true,
+      home: join(base, 'home'),
+      plansDir: '.vtcode/plans',
+      fs: new NodeWorkspaceReader([root]),
+    };
   });
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 

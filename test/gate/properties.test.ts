@@ -5,9 +5,8 @@ import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { checkShellCommand } from '../../src/core/gate';
 import { scanCommand } from '../../src/core/gate/scan';
-import { TRUSTED } from './helpers';
+import { TRUSTED, verdictOf } from './helpers';
 
 /** Pieces of shell syntax, quoting and expansion that random commands are built from. */
 const FRAGMENTS = [
@@ -18,10 +17,10 @@ const FRAGMENTS = [
 const command = fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 10 }).map((parts) => parts.join(''));
 
 describe('gate: properties', () => {
-  it('never throws, and every verdict says allowed or blocked', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), command), (s) => {
-        const v = checkShellCommand(s, TRUSTED);
+  it('never throws, and every verdict says allowed or blocked', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), command), async (s) => {
+        const v = await verdictOf(s, TRUSTED);
         assert.match(v.reason, v.allowed ? /^allowed: / : /^blocked: /);
         assert.ok(v.rule.length > 0);
       }),
@@ -29,24 +28,24 @@ describe('gate: properties', () => {
     );
   });
 
-  it('whatever comes before it, a command on a new line after ";" is still judged', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), command), (s) => {
-        assert.equal(checkShellCommand(`${s} ;\nrm -rf x`, TRUSTED).allowed, false);
+  it('whatever comes before it, a command on a new line after ";" is still judged', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), command), async (s) => {
+        assert.equal((await verdictOf(`${s} ;\nrm -rf x`, TRUSTED)).allowed, false);
       }),
       { seed: 7, numRuns: 3000 },
     );
   });
 
-  it('an allowed command runs in /bin/sh with exactly the words the gate judged, and writes nothing', () => {
+  it('an allowed command runs in /bin/sh with exactly the words the gate judged, and writes nothing', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'planwise-gate-sh-')));
     const ctx = { roots: [dir], trusted: true, home: join(dir, 'no-home') };
     let ran = 0;
     try {
-      fc.assert(
-        fc.property(command, (args) => {
+      await fc.assert(
+        fc.asyncProperty(command, async (args) => {
           const line = `printf '<%s>' ${args}`;
-          if (!checkShellCommand(line, ctx).allowed) return;
+          if (!(await verdictOf(line, ctx)).allowed) return;
           const scanned = scanCommand(line);
           assert.ok(scanned.ok);
           const r = spawnSync('/bin/sh', ['-c', line], { cwd: dir, encoding: 'utf8', timeout: 5000 });

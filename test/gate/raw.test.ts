@@ -1,7 +1,6 @@
 /** Rules §1.1 steps 1–2: raw-string rejections and redirections, and the order checks run in. */
 import assert from 'node:assert/strict';
-import { checkShellCommand } from '../../src/core/gate';
-import { TRUSTED, expectAllowed, expectBlocked } from './helpers';
+import { TRUSTED, expectAllowed, expectBlocked, verdictOf } from './helpers';
 
 describe('gate: raw-string rejections (step 1)', () => {
   const cases: Array<[string, string, string]> = [
@@ -21,12 +20,8 @@ describe('gate: raw-string rejections (step 1)', () => {
     ['>(', 'ls >(cat)', 'raw.process-substitution'],
     ['heredoc', 'cat <<EOF\nhi\nEOF', 'raw.heredoc'],
     ['here-string', "bash <<< 'rm x'", 'raw.heredoc'],
-    ['unquoted *', 'ls *.ts', 'raw.glob'],
-    ['unquoted ?', 'cat ?.txt', 'raw.glob'],
-    ['unquoted [', 'ls [ab].txt', 'raw.glob'],
-    ['unquoted ]', 'cat a]', 'raw.glob'],
-    ['unquoted {', 'echo {a,b}', 'raw.glob'],
-    ['unquoted }', 'echo a}', 'raw.glob'],
+    ['unquoted {', 'echo {a,b}', 'raw.brace'],
+    ['unquoted }', 'echo a}', 'raw.brace'],
     ['single &', 'sleep 5 &', 'raw.background'],
     ['single & between commands', 'ls & rm x', 'raw.background'],
     ['unbalanced single quote', "ls 'src", 'raw.quote'],
@@ -42,12 +37,12 @@ describe('gate: raw-string rejections (step 1)', () => {
     ['unquoted ( starts a subshell', '(rm x)', 'raw.subshell'],
   ];
   for (const [name, command, rule] of cases) {
-    it(`${name}: ${JSON.stringify(command)}`, () => {
-      expectBlocked(command, rule);
+    it(`${name}: ${JSON.stringify(command)}`, async () => {
+      await expectBlocked(command, rule);
     });
   }
 
-  it('inside single quotes everything is literal', () => {
+  it('inside single quotes everything is literal', async () => {
     for (const command of [
       "rg -n '$(' src",
       "rg -n '`x`' src",
@@ -59,23 +54,23 @@ describe('gate: raw-string rejections (step 1)', () => {
       "rg '<<EOF' src",
       "echo 'a\\b'",
     ]) {
-      expectAllowed(command);
+      await expectAllowed(command);
     }
   });
 
-  it('newline and tab are not control characters for this rule', () => {
-    expectAllowed('ls\tsrc\nwc -l README.md');
+  it('newline and tab are not control characters for this rule', async () => {
+    await expectAllowed('ls\tsrc\nwc -l README.md');
   });
 
-  it('a literal $ before a space or at the end is kept', () => {
-    expectAllowed('rg -n a$ src');
-    expectAllowed("rg -n 'a $ b' src");
+  it('a literal $ before a space or at the end is kept', async () => {
+    await expectAllowed('rg -n a$ src');
+    await expectAllowed("rg -n 'a $ b' src");
   });
 
-  it('the reason names the construct', () => {
-    assert.equal(checkShellCommand('cat $FILE', TRUSTED).reason, "blocked: variable expansion '$FILE' is not allowed");
+  it('the reason names the construct', async () => {
+    assert.equal((await verdictOf('cat $FILE', TRUSTED)).reason, "blocked: variable expansion '$FILE' is not allowed");
     assert.equal(
-      checkShellCommand('ls\u0000', TRUSTED).reason,
+      (await verdictOf('ls\u0000', TRUSTED)).reason,
       'blocked: control character U+0000 is not allowed in a command',
     );
   });
@@ -89,8 +84,8 @@ describe('gate: redirections (step 2)', () => {
     'ls 2>/dev/null || echo none',
     '2>&1 ls',
   ]) {
-    it(`allows ${command}`, () => {
-      expectAllowed(command);
+    it(`allows ${command}`, async () => {
+      await expectAllowed(command);
     });
   }
   const rejected: Array<[string, string]> = [
@@ -111,38 +106,42 @@ describe('gate: redirections (step 2)', () => {
     ['ls |& cat', "'|&'"],
   ];
   for (const [command, op] of rejected) {
-    it(`rejects ${command}`, () => {
-      expectBlocked(command, 'redirect', op);
+    it(`rejects ${command}`, async () => {
+      await expectBlocked(command, 'redirect', op);
     });
   }
-  it('output and input redirections say why', () => {
-    assert.equal(checkShellCommand('ls > a', TRUSTED).reason, "blocked: output redirection '>' is not read-only");
-    assert.match(checkShellCommand('cat < a', TRUSTED).reason, /input redirection '<' is not allowed; pass the file/);
+  it('output and input redirections say why', async () => {
+    assert.equal((await verdictOf('ls > a', TRUSTED)).reason, "blocked: output redirection '>' is not read-only");
+    assert.match((await verdictOf('cat < a', TRUSTED)).reason, /input redirection '<' is not allowed; pass the file/);
   });
 });
 
 describe('gate: checks run in order; the first failure is reported', () => {
-  it('a raw rejection beats an earlier redirection', () => {
-    expectBlocked('echo hi > f.txt; echo `id`', 'raw.backtick');
+  it('a raw rejection beats an earlier redirection', async () => {
+    await expectBlocked('echo hi > f.txt; echo `id`', 'raw.backtick');
   });
-  it('a redirection beats a refused program', () => {
-    expectBlocked('rm x > out', 'redirect');
+  it('a redirection beats a refused program', async () => {
+    await expectBlocked('rm x > out', 'redirect');
   });
-  it('segments are checked left to right', () => {
-    expectBlocked('rm a && git push', 'program');
-    expectBlocked('git push && rm a', 'subcommand');
+  it('segments are checked left to right', async () => {
+    await expectBlocked('rm a && git push', 'program');
+    await expectBlocked('git push && rm a', 'subcommand');
   });
-  it('the subcommand comes before its options, options before paths', () => {
-    expectBlocked('git -c a=b checkout', 'subcommand');
-    expectBlocked('git -c a=b log /etc', 'option');
-    expectBlocked('sort -o x /etc/passwd', 'option');
+  it('the subcommand comes before its options, options before paths', async () => {
+    // The grammar reads words in order: the first word it refuses is reported.
+    await expectBlocked('git -c a=b checkout', 'option', "'git -c'");
+    await expectBlocked('git checkout -c a=b', 'subcommand');
+    await expectBlocked('git log --ext-diff /etc', 'option');
+    await expectBlocked('git log /etc', 'path');
+    await expectBlocked('sort -o x /etc/passwd', 'option');
   });
-  it('trust comes after the subcommand and before options', () => {
-    expectBlocked('npm run build', 'subcommand', undefined, { ...TRUSTED, trusted: false });
-    expectBlocked('cargo clippy --fix', 'trust', undefined, { ...TRUSTED, trusted: false });
+  it('trust comes after the subcommand and before options', async () => {
+    await expectBlocked('npm run build', 'subcommand', undefined, { ...TRUSTED, trusted: false });
+    await expectBlocked('cargo clippy --fix', 'trust', undefined, { ...TRUSTED, trusted: false });
   });
-  it('a command is allowed only when shell-quote reads it the same way', () => {
-    expectBlocked('echo a#b', 'parse', 'could not be parsed');
-    expectBlocked('ls ;; rm x', 'parse');
+  it('a # inside a word is an ordinary character, as POSIX says; a command shell-quote misreads is refused', async () => {
+    await expectAllowed('echo a#b');
+    await expectAllowed('echo https://x.y/#top');
+    await expectBlocked('ls ;; rm x', 'parse');
   });
 });

@@ -1,55 +1,61 @@
 /** Rules §1.1 steps 3–6: segments, prefixes, the program allow-list, read-only subcommands and trust. */
 import assert from 'node:assert/strict';
-import { checkShellCommand } from '../../src/core/gate';
-import { TRUSTED, UNTRUSTED, expectAllowed, expectBlocked } from './helpers';
+import { TRUSTED, UNTRUSTED, expectAllowed, expectBlocked, verdictOf } from './helpers';
 
 describe('gate: segments (step 3)', () => {
-  it('splits on &&, ||, ;, newline and | and checks every segment', () => {
+  it('splits on &&, ||, ;, newline and | and checks every segment', async () => {
     for (const sep of [' && ', ' || ', '; ', '\n', ' | ']) {
-      expectAllowed(`ls${sep}pwd`);
-      expectBlocked(`ls${sep}rm x`, 'program');
+      await expectAllowed(`ls${sep}pwd`);
+      await expectBlocked(`ls${sep}rm x`, 'program');
     }
   });
-  it('an operator with no command on one side is refused', () => {
-    expectBlocked('ls && && pwd', 'segment');
-    expectBlocked('| ls', 'segment');
-    expectBlocked('ls |', 'segment');
+  it('an operator with no command on one side is refused', async () => {
+    await expectBlocked('ls && && pwd', 'segment');
+    await expectBlocked('| ls', 'segment');
+    await expectBlocked('ls |', 'segment');
   });
-  it('trailing and blank separators are fine, an empty command is not', () => {
-    expectAllowed('ls;');
-    expectAllowed('\nls\n\n');
-    expectBlocked('', 'empty');
-    expectBlocked(' \n ', 'empty');
+  it('trailing and blank separators are fine, an empty command is not', async () => {
+    await expectAllowed('ls;');
+    await expectAllowed('\nls\n\n');
+    await expectBlocked('', 'empty');
+    await expectBlocked(' \n ', 'empty');
   });
-  it('a comment runs to the end of its line only', () => {
-    expectAllowed('ls # rm everything');
-    expectBlocked('ls # fine\nrm -rf x', 'program');
+  it('a comment runs to the end of its line only', async () => {
+    await expectAllowed('ls # rm everything');
+    await expectBlocked('ls # fine\nrm -rf x', 'program');
   });
-  it('a line continuation joins words like the shell does', () => {
-    expectAllowed('rg -n foo \\\n  src');
-    expectBlocked('r\\\nm x', 'program', "'rm'");
+  it('a line continuation joins words like the shell does', async () => {
+    await expectAllowed('rg -n foo \\\n  src');
+    await expectBlocked('r\\\nm x', 'program', "'rm'");
   });
 });
 
 describe('gate: prefixes (step 4)', () => {
-  it('skips NAME=value assignments', () => {
-    expectAllowed('LC_ALL=C sort a.txt');
-    expectAllowed('FOO=1 BAR=two ls');
+  it('skips NAME=value assignments', async () => {
+    await expectAllowed('LC_ALL=C sort a.txt');
+    await expectAllowed('CI=1 NO_COLOR=1 LC_ALL=C ls');
+    await expectAllowed('TERM=dumb FORCE_COLOR=0 RUST_BACKTRACE=1 RUST_LOG=debug LANG=C ls');
   });
-  it('skips a bare env, with or without assignments', () => {
-    expectAllowed('env ls');
-    expectAllowed('env LC_ALL=C ls');
+  it('refuses every other assignment (rules §1.1 step 4 lists the safe ones)', async () => {
+    await expectBlocked('FOO=1 BAR=two ls', 'prefix', "setting 'FOO' before a command is not allowed");
+    await expectBlocked('UPDATE_EXPECT=1 cargo test', 'prefix', 'rewriting snapshots or expected output');
+    await expectBlocked('INSTA_UPDATE=always cargo test', 'prefix', 'rewriting snapshots');
+    await expectBlocked('TRYBUILD=overwrite cargo test', 'prefix', 'rewriting snapshots');
   });
-  it('rejects env -S / --split-string', () => {
-    expectBlocked("env -S 'rm x'", 'option', "'env -S'");
-    expectBlocked("env --split-string='rm x'", 'option');
+  it('skips a bare env, with or without assignments', async () => {
+    await expectAllowed('env ls');
+    await expectAllowed('env LC_ALL=C ls');
   });
-  it('rejects other env options and env without a command', () => {
-    expectBlocked('env -u HOME rm x', 'prefix', 'env options are not allowed');
-    expectBlocked('env', 'prefix', 'prints the environment');
-    expectBlocked('FOO=1', 'prefix', 'without a command');
+  it('rejects env -S / --split-string', async () => {
+    await expectBlocked("env -S 'rm x'", 'prefix', "'env -S'");
+    await expectBlocked("env --split-string='rm x'", 'prefix');
   });
-  it('rejects assignments that make programs load or run other code', () => {
+  it('rejects other env options and env without a command', async () => {
+    await expectBlocked('env -u HOME rm x', 'prefix', 'env options are not allowed');
+    await expectBlocked('env', 'prefix', 'prints the environment');
+    await expectBlocked('CI=1', 'prefix', 'without a command');
+  });
+  it('rejects assignments that make programs load or run other code', async () => {
     for (const command of [
       'GIT_EXTERNAL_DIFF=./x.sh git diff',
       'LD_PRELOAD=./x.so ls',
@@ -58,11 +64,11 @@ describe('gate: prefixes (step 4)', () => {
       'env GIT_CONFIG_GLOBAL=./x git log',
       'NPM_CONFIG_SCRIPT_SHELL=./x npm test',
     ]) {
-      expectBlocked(command, 'prefix', 'can make programs load or run other code');
+      await expectBlocked(command, 'prefix', 'before a command is not allowed');
     }
   });
-  it('a quoted NAME= is a command name, not an assignment', () => {
-    expectBlocked('"FOO"=1 ls', 'program', "'FOO=1'");
+  it('a quoted NAME= is a command name, not an assignment', async () => {
+    await expectBlocked('"FOO"=1 ls', 'program', "'FOO=1'");
   });
   for (const runner of [
     'sudo',
@@ -80,33 +86,47 @@ describe('gate: prefixes (step 4)', () => {
     'timeout',
     'watch',
   ]) {
-    it(`rejects the prefix '${runner}'`, () => {
-      expectBlocked(`${runner} ls`, 'prefix', `'${runner}' runs another command`);
+    it(`rejects the prefix '${runner}'`, async () => {
+      await expectBlocked(`${runner} ls`, 'prefix', `'${runner}' runs another command`);
     });
   }
 });
 
 describe('gate: program allow-list (step 5)', () => {
   const simple =
-    'rg ls cat diff find wc grep egrep fgrep head tail sort uniq bat sed cut tr ast-grep sg echo pwd printf true false test fd tree which stat file du df realpath basename dirname nl column jq date whoami uname';
-  const benign: Record<string, string> = { sed: "sed -n '1p' a.txt", sg: "sg -p 'x'", 'ast-grep': "ast-grep -p 'x'" };
+    'rg ls cat diff find wc grep egrep fgrep head tail sort uniq bat sed cut tr ast-grep echo pwd printf true false test fd tree which stat file du df realpath basename dirname nl column jq date whoami uname';
+  const benign: Record<string, string> = {
+    sed: "sed -n '1p' a.txt",
+    'ast-grep': "ast-grep -p 'x'",
+    pwd: 'pwd -P',
+    date: 'date -u +%Y',
+    whoami: 'whoami',
+    uname: 'uname -a',
+    test: 'test -f a.txt',
+    true: 'true',
+    false: 'false',
+  };
   for (const program of simple.split(' ')) {
-    it(`allows ${program}`, () => {
-      expectAllowed(benign[program] ?? `${program} a.txt`);
+    it(`allows ${program}`, async () => {
+      await expectAllowed(benign[program] ?? `${program} a.txt`);
     });
   }
-  it('allows cd into the workspace', () => {
-    expectAllowed('cd src');
+  it("refuses 'sg', which is also the set-group command that runs a command", async () => {
+    await expectBlocked('sg staff -c id', 'program', 'set-group command');
+    await expectBlocked("sg -p 'x'", 'program', 'ast-grep');
   });
-  it('judges the file name, lower-cased, so a system path to rg counts as rg', () => {
-    expectAllowed('/usr/bin/rg -n foo src');
-    expectAllowed('RG -n foo src');
-    expectBlocked('/bin/rm x', 'program', "'/bin/rm' changes files");
+  it('allows cd into the workspace', async () => {
+    await expectAllowed('cd src');
   });
-  it('refuses programs run by a path outside the system directories', () => {
-    expectBlocked('./rg foo', 'program', 'runs a file by path');
-    expectBlocked('node_modules/.bin/rg foo', 'program', 'runs a file by path');
-    expectBlocked('/tmp/x/rg foo', 'program', 'runs a file by path');
+  it('judges the file name, lower-cased, so a system path to rg counts as rg', async () => {
+    await expectAllowed('/usr/bin/rg -n foo src');
+    await expectAllowed('RG -n foo src');
+    await expectBlocked('/bin/rm x', 'program', "'/bin/rm' changes files");
+  });
+  it('refuses programs run by a path outside the system directories', async () => {
+    await expectBlocked('./rg foo', 'program', 'runs a file by path');
+    await expectBlocked('node_modules/.bin/rg foo', 'program', 'runs a file by path');
+    await expectBlocked('/tmp/x/rg foo', 'program', 'runs a file by path');
   });
   const refused: Array<[string, string]> = [
     ['sh -c x', 'interpreter'],
@@ -133,13 +153,13 @@ describe('gate: program allow-list (step 5)', () => {
     ['curl http://example.test', 'not on the read-only allow-list'],
   ];
   for (const [command, why] of refused) {
-    it(`refuses ${command}`, () => {
-      expectBlocked(command, 'program', why);
+    it(`refuses ${command}`, async () => {
+      await expectBlocked(command, 'program', why);
     });
   }
-  it('judges the word after quote removal', () => {
+  it('judges the word after quote removal', async () => {
     for (const command of ["r''m x", '\\rm x', '"r"m x', "'rm' x", 'r\\m x']) {
-      assert.equal(checkShellCommand(command, TRUSTED).reason, "blocked: 'rm' changes files", command);
+      assert.equal((await verdictOf(command, TRUSTED)).reason, "blocked: 'rm' changes files", command);
     }
   });
 });
@@ -157,18 +177,18 @@ describe('gate: read-only subcommands (step 6)', () => {
     'shortlog',
     'grep',
   ]) {
-    it(`allows git ${sub}`, () => {
-      expectAllowed(`git ${sub}`);
+    it(`allows git ${sub}`, async () => {
+      await expectAllowed(`git ${sub}`);
     });
   }
-  it('skips options and NAME=value words when finding the git subcommand', () => {
-    expectAllowed('git --no-pager log -1');
-    expectAllowed('git -C src status');
-    expectBlocked('git --no-pager push', 'subcommand', "'git push'");
+  it('skips options and NAME=value words when finding the git subcommand', async () => {
+    await expectAllowed('git --no-pager log -1');
+    await expectAllowed('git -C src status');
+    await expectBlocked('git --no-pager push', 'subcommand', "'git push'");
   });
   for (const command of ['git push', 'git commit -m x', 'git checkout main', 'git reset --hard', 'git', 'git stash']) {
-    it(`rejects ${command}`, () => {
-      expectBlocked(command, 'subcommand');
+    it(`rejects ${command}`, async () => {
+      await expectBlocked(command, 'subcommand');
     });
   }
   for (const command of [
@@ -185,12 +205,9 @@ describe('gate: read-only subcommands (step 6)', () => {
     'pnpm run test',
     'yarn test',
     'yarn run test',
-    'npm install --dry-run',
-    'pnpm install --dry-run',
-    'yarn install --dry-run',
   ]) {
-    it(`allows ${command} in a trusted workspace`, () => {
-      expectAllowed(command);
+    it(`allows ${command} in a trusted workspace`, async () => {
+      await expectAllowed(command);
     });
   }
   for (const command of [
@@ -199,34 +216,30 @@ describe('gate: read-only subcommands (step 6)', () => {
     'cargo nextest archive',
     'npm run build',
     'npm install',
+    'npm install --dry-run',
+    'pnpm install --dry-run',
+    'yarn install --dry-run',
     'npm install --dry-run=false',
     'npm install --dry-run --no-dry-run',
     'npm ci',
     'yarn',
     'pnpm add x',
   ]) {
-    it(`rejects ${command}`, () => {
-      expectBlocked(command, 'subcommand');
+    it(`rejects ${command}`, async () => {
+      await expectBlocked(command, 'subcommand');
     });
   }
 });
 
 describe('gate: trust (step 6)', () => {
-  for (const command of [
-    'npm test',
-    'npm run test',
-    'cargo check',
-    'cargo nextest run',
-    'yarn test',
-    'pnpm install --dry-run',
-  ]) {
-    it(`rejects ${command} in an untrusted workspace, saying so`, () => {
-      const v = expectBlocked(command, 'trust', undefined, UNTRUSTED);
+  for (const command of ['npm test', 'npm run test', 'cargo check', 'cargo nextest run', 'yarn test', 'pnpm test']) {
+    it(`rejects ${command} in an untrusted workspace, saying so`, async () => {
+      const v = await expectBlocked(command, 'trust', undefined, UNTRUSTED);
       assert.equal(v.reason, `blocked: '${command}' runs project code; not allowed in an untrusted workspace`);
     });
   }
-  it('read-only inspection is unaffected by trust', () => {
-    expectAllowed('git log --oneline | head -20', UNTRUSTED);
-    expectAllowed("rg -n 'x' src && cat README.md", UNTRUSTED);
+  it('read-only inspection is unaffected by trust', async () => {
+    await expectAllowed('git log --oneline | head -20', UNTRUSTED);
+    await expectAllowed("rg -n 'x' src && cat README.md", UNTRUSTED);
   });
 });

@@ -8,9 +8,10 @@ import {
   type BuildPolicyContext,
 } from '../../src/core/tools/build/buildPolicy';
 
-const ROOT = '/work/project';
+import { gateContext, ROOT, HOME } from '../gate/helpers';
+
 const ALLOW = ['npm run build', 'cargo build *', 'make*', 'git commit -m *', 'npx prettier --write *', 'npm test'];
-const ctx: BuildPolicyContext = { roots: [ROOT], trusted: true, home: '/home/dev', allowList: ALLOW };
+const ctx: BuildPolicyContext = { ...gateContext({ roots: [ROOT], trusted: true, home: HOME }), allowList: ALLOW };
 
 const decide = (command: string, over: Partial<BuildPolicyContext> = {}) =>
   decideBuildCommand(command, { ...ctx, ...over });
@@ -19,15 +20,15 @@ const kind = (d: BuildDecision) => ('ask' in d ? 'ask' : d.run ? 'run' : 'refuse
 describe('build command policy', () => {
   describe('runs without asking', () => {
     for (const command of ['ls -la', 'git status', 'cat README.md && rg -n TODO src', 'git log --oneline | head -20']) {
-      it(`what the read-only gate allows: ${command}`, () => {
-        const d = decide(command, { allowList: [] });
+      it(`what the read-only gate allows: ${command}`, async () => {
+        const d = await decide(command, { allowList: [] });
         assert.equal(kind(d), 'run');
         assert.match((d as { why: string }).why, /^allowed: /);
       });
     }
 
-    it('the project test command in a trusted workspace, through the gate', () => {
-      assert.equal(kind(decide('npm test', { allowList: [] })), 'run');
+    it('the project test command in a trusted workspace, through the gate', async () => {
+      assert.equal(kind(await decide('npm test', { allowList: [] })), 'run');
     });
 
     const listed: [string, string][] = [
@@ -46,27 +47,27 @@ describe('build command policy', () => {
       ['git commit -m fix\\;done', 'git commit -m *'],
     ];
     for (const [command, entry] of listed) {
-      it(`a single simple command on the allow-list: ${JSON.stringify(command)}`, () => {
-        const d = decide(command);
+      it(`a single simple command on the allow-list: ${JSON.stringify(command)}`, async () => {
+        const d = await decide(command);
         assert.deepEqual(d, { run: true, why: `allowed: matches your allow-list entry '${entry}'` });
       });
     }
   });
 
   describe('asks the person', () => {
-    it('for a command that is not read-only when no allow-list is set, saying why', () => {
-      const d = decide('npm run build', { allowList: [] });
+    it('for a command that is not read-only when no allow-list is set, saying why', async () => {
+      const d = await decide('npm run build', { allowList: [] });
       assert.equal(kind(d), 'ask');
       assert.match((d as { reason: string }).reason, /^not read-only \(.+\); no allow-list is set$/);
     });
 
-    it('for a command no entry matches', () => {
-      const d = decide('rm -rf build');
+    it('for a command no entry matches', async () => {
+      const d = await decide('rm -rf build');
       assert.match((d as { reason: string }).reason, /; it matches no entry of your allow-list$/);
     });
 
-    it('for a chain that starts like an entry, naming the entry and the operator', () => {
-      const d = decide('npm run build && rm -rf /');
+    it('for a chain that starts like an entry, naming the entry and the operator', async () => {
+      const d = await decide('npm run build && rm -rf /');
       assert.equal(
         (d as { reason: string }).reason.split('; ').slice(1).join('; '),
         "it starts like your allow-list entry 'npm run build', but it chains or backgrounds commands with '&', so the allow-list does not cover it",
@@ -139,12 +140,12 @@ describe('build command policy', () => {
       'npm run build \\',
     ];
     for (const command of BYPASSES) {
-      it(`rather than run ${JSON.stringify(command)}`, () => {
-        assert.equal(kind(decide(command)), 'ask', JSON.stringify(decide(command)));
+      it(`rather than run ${JSON.stringify(command)}`, async () => {
+        assert.equal(kind(await decide(command)), 'ask', JSON.stringify(await decide(command)));
       });
     }
 
-    it('never runs an allow-listed command followed by an unquoted shell operator and more (property)', () => {
+    it('never runs an allow-listed command followed by an unquoted shell operator and more (property)', async () => {
       const simple = fc.constantFrom(
         'npm run build',
         'cargo build',
@@ -170,14 +171,14 @@ describe('build command policy', () => {
         '$',
         '*',
       );
-      fc.assert(
-        fc.property(
+      await fc.assert(
+        fc.asyncProperty(
           simple,
           fc.constantFrom('', ' '),
           operator,
           fc.string().filter((r) => r.trim() !== ''),
-          (cmd, gap, op, rest) => {
-            assert.notEqual(kind(decide(`${cmd}${gap}${op}${rest}`)), 'run');
+          async (cmd, gap, op, rest) => {
+            assert.notEqual(kind(await decide(`${cmd}${gap}${op}${rest}`)), 'run');
           },
         ),
         { numRuns: 1000 },
@@ -186,16 +187,16 @@ describe('build command policy', () => {
   });
 
   describe('refuses outright', () => {
-    it('any command in an untrusted workspace, even a read-only or allow-listed one', () => {
+    it('any command in an untrusted workspace, even a read-only or allow-listed one', async () => {
       for (const command of ['ls', 'npm run build', 'git status']) {
-        const d = decide(command, { trusted: false });
+        const d = await decide(command, { trusted: false });
         assert.equal(kind(d), 'refuse');
         assert.match((d as { reason: string }).reason, /not trusted; the person must trust the workspace first/);
       }
     });
 
-    it('an empty command', () => {
-      assert.deepEqual(decide('   '), { run: false, reason: 'blocked: the command is empty' });
+    it('an empty command', async () => {
+      assert.deepEqual(await decide('   '), { run: false, reason: 'blocked: the command is empty' });
     });
 
     const HIDDEN: [string, string][] = [
@@ -209,8 +210,8 @@ describe('build command policy', () => {
       ['\uFEFFmake', 'U+FEFF'],
     ];
     for (const [command, code] of HIDDEN) {
-      it(`a command with hidden or direction-changing characters (${code})`, () => {
-        const d = decide(command);
+      it(`a command with hidden or direction-changing characters (${code})`, async () => {
+        const d = await decide(command);
         assert.equal(kind(d), 'refuse');
         assert.match(
           (d as { reason: string }).reason,
@@ -221,7 +222,7 @@ describe('build command policy', () => {
   });
 
   describe('allow-list entries', () => {
-    it('reports entries that can never match, with why', () => {
+    it('reports entries that can never match, with why', async () => {
       const problems = allowListProblems(['*', ' * ', 'npm test && npm run lint', 'echo $HOME', 'npm run build', '  ']);
       assert.deepEqual(
         problems.map((p) => p.entry),
@@ -231,9 +232,9 @@ describe('build command policy', () => {
       assert.match(problems[2]?.problem ?? '', /only one simple command can be allow-listed, but it chains/);
     });
 
-    it('ignores an invalid entry instead of letting it match', () => {
-      assert.equal(kind(decide('rm -rf /', { allowList: ['*'] })), 'ask');
-      assert.equal(kind(decide('npm test && npm run lint', { allowList: ['npm test && npm run lint'] })), 'ask');
+    it('ignores an invalid entry instead of letting it match', async () => {
+      assert.equal(kind(await decide('rm -rf /', { allowList: ['*'] })), 'ask');
+      assert.equal(kind(await decide('npm test && npm run lint', { allowList: ['npm test && npm run lint'] })), 'ask');
     });
   });
 
@@ -248,7 +249,7 @@ describe('build command policy', () => {
       ['a\'b\'"c"d', ['abcd']],
     ];
     for (const [command, words] of cases) {
-      it(`${JSON.stringify(command)} → ${JSON.stringify(words)}`, () => {
+      it(`${JSON.stringify(command)} → ${JSON.stringify(words)}`, async () => {
         assert.deepEqual(splitSimpleCommand(command), { words });
       });
     }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { realpath } from 'node:fs/promises';
 import { checkPlanningToolCall } from '../../src/core/gate';
 import { toolSchemaOf, type ToolDefinition } from '../../src/core/tools';
 import { buildAgentTools, editFileTool, runCommandTool, writeFileTool } from '../../src/core/tools/build';
@@ -62,7 +61,7 @@ describe('session and build tool definitions', () => {
         roots: [ws.root],
         trusted: true,
         plansDir: '.vtcode/plans',
-        realpath: (p) => realpath(p),
+        fs: ws.reader,
       });
 
     it('admits the interview and the tracker, and blocks start_planning and writes outside the plans folder', async () => {

@@ -114,6 +114,7 @@ describe('run_command', () => {
       GIT_PAGER: 'cat',
       PAGER: 'cat',
       GIT_OPTIONAL_LOCKS: '0',
+      LC_ALL: 'C',
       GIT_EXTERNAL_DIFF: undefined,
     });
     assert.equal(first?.options.maxOutputBytes, 1024 * 1024);

@@ -71,6 +71,7 @@ describe('exec_command', () => {
       GIT_PAGER: 'cat',
       PAGER: 'cat',
       GIT_OPTIONAL_LOCKS: '0',
+      LC_ALL: 'C',
       GIT_EXTERNAL_DIFF: undefined,
     });
     assert.ok('GIT_EXTERNAL_DIFF' in options.env!, 'GIT_EXTERNAL_DIFF is removed, not inherited');
@@ -101,7 +102,9 @@ describe('exec_command', () => {
   });
 
   it('kills a command that runs past the timeout and says so', async () => {
-    const r = await execCommandTool.run({ command: 'tail -f a.txt' }, { ...ctx, execTimeoutMs: 2000 });
+    // `tail -f` never ends, so the gate refuses it; reading a FIFO nobody writes to blocks the same way.
+    execFileSync('mkfifo', [ws.path('never')]);
+    const r = await execCommandTool.run({ command: 'cat a.txt never' }, { ...ctx, execTimeoutMs: 2000 });
     assert.equal(r.ok, false);
     assert.match(r.content, /^timed out after 2 s and was killed; output so far:\nstdout:\nalpha\n/);
   });

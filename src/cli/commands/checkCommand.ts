@@ -3,19 +3,21 @@
  * lines read from stdin, so anyone can audit the policy against their own command list.
  */
 import * as path from 'node:path';
-import { checkShellCommand, type GateContext, type Verdict } from '../../core/gate';
+import { judgeCommand, type GateContext, type Judgement } from '../../core/gate';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
+import { gnuSed } from '../../node/processRunner';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise check-command [options] -- "<command>"
        planwise check-command [options] --batch < commands.jsonl
 
-Checks a shell command against the planning agent's read-only gate and prints the reason.
+Checks a shell command against the planning agent's read-only gate and prints the reason. The
+gate is the one exec_command uses: paths are resolved on the real file system of the workspace.
 
 Options:
   --workspace DIR  workspace root the command would run in (default: the current directory)
   --untrusted      judge as in an untrusted workspace (project code such as 'npm test' is refused)
-  --json           print {"command","allowed","reason"} as one JSON line
+  --json           print {"command","allowed","rule","reason","runs"} as one JSON line
   --batch          read JSON lines {"command": "..."} from stdin; write one JSON line per command
   -h, --help       show this help
 
@@ -63,8 +65,18 @@ function usageError(io: CliIO, message: string): number {
   return EXIT_USAGE;
 }
 
-function line(command: string, v: Verdict): string {
-  return `${JSON.stringify({ command, allowed: v.allowed, reason: v.reason })}\n`;
+function line(command: string, j: Judgement): string {
+  const v = j.verdict;
+  const runs = v.allowed && j.parsed ? { runs: j.parsed.runnable } : {};
+  return `${JSON.stringify({ command, allowed: v.allowed, rule: v.rule, reason: v.reason, ...runs })}\n`;
+}
+
+/** A reader of our output went away (`| head -1`): stop writing, quietly. */
+class OutputClosed extends Error {}
+
+function write(io: CliIO, text: string): void {
+  if ((io.stdout as { destroyed?: boolean }).destroyed) throw new OutputClosed();
+  io.stdout.write(text);
 }
 
 /** Reads stdin line by line, answering each line as it arrives. Returns whether any line was malformed. */
@@ -72,7 +84,8 @@ async function runBatch(io: CliIO, ctx: GateContext): Promise<boolean> {
   let malformed = false;
   let lineNo = 0;
   let pending = '';
-  const handle = (text: string) => {
+  const handle = async (raw: string) => {
+    const text = lineNo === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     lineNo++;
     if (text.trim() === '') return;
     let command: unknown;
@@ -85,21 +98,21 @@ async function runBatch(io: CliIO, ctx: GateContext): Promise<boolean> {
     if (typeof command !== 'string') {
       malformed = true;
       const error = `malformed input line ${lineNo}: expected a JSON object like {"command": "..."}`;
-      io.stdout.write(`${JSON.stringify({ line: lineNo, error })}\n`);
+      write(io, `${JSON.stringify({ line: lineNo, error })}\n`);
       return;
     }
-    io.stdout.write(line(command, checkShellCommand(command, ctx)));
+    write(io, line(command, await judgeCommand(command, ctx)));
   };
   for await (const chunk of io.stdin) {
     pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
     let nl = pending.indexOf('\n');
     while (nl >= 0) {
-      handle(pending.slice(0, nl).replace(/\r$/, ''));
+      await handle(pending.slice(0, nl).replace(/\r$/, ''));
       pending = pending.slice(nl + 1);
       nl = pending.indexOf('\n');
     }
   }
-  if (pending !== '') handle(pending.replace(/\r$/, ''));
+  if (pending !== '') await handle(pending.replace(/\r$/, ''));
   return malformed;
 }
 
@@ -119,11 +132,45 @@ export const checkCommand: CliCommand = async (args, io) => {
     roots = undefined;
   }
   if (!roots) return usageError(io, `workspace '${workspace}' is not an existing directory`);
-  const ctx: GateContext = { roots, trusted: !o.untrusted, home: io.env['HOME'] ?? io.env['USERPROFILE'] };
-  if (o.batch) return (await runBatch(io, ctx)) ? EXIT_USAGE : 0;
-
-  const command = o.command.join(' ');
-  const verdict = checkShellCommand(command, ctx);
-  io.stdout.write(o.json ? line(command, verdict) : `${verdict.reason}\n`);
-  return verdict.allowed ? 0 : 1;
+  const home = io.env['HOME'] ?? io.env['USERPROFILE'];
+  const ctx: GateContext = {
+    roots,
+    trusted: !o.untrusted,
+    fs: new NodeWorkspaceReader(roots),
+    safeModes: { sedSandbox: gnuSed() },
+    ...(home !== undefined ? { home } : {}),
+  };
+  const closed = onOutputClosed(io);
+  try {
+    if (o.batch) return (await runBatch(io, ctx)) ? EXIT_USAGE : 0;
+    const command = o.command.join(' ');
+    const judgement = await judgeCommand(command, ctx);
+    write(io, o.json ? line(command, judgement) : `${judgement.verdict.reason}\n`);
+    return judgement.verdict.allowed ? 0 : 1;
+  } catch (err) {
+    if (err instanceof OutputClosed || closed.happened) return 0;
+    throw err;
+  } finally {
+    closed.dispose();
+  }
 };
+
+/** Notes an EPIPE on stdout (the reader closed the pipe) instead of letting it crash the process. */
+function onOutputClosed(io: CliIO): { readonly happened: boolean; dispose(): void } {
+  const out = io.stdout as {
+    on?: (e: string, f: (err: NodeJS.ErrnoException) => void) => void;
+    off?: (e: string, f: (err: NodeJS.ErrnoException) => void) => void;
+    destroy?: () => void;
+  };
+  const state = { happened: false, dispose: () => {} };
+  if (typeof out.on !== 'function') return state;
+  const listener = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') {
+      state.happened = true;
+      out.destroy?.();
+    } else throw err;
+  };
+  // The listener stays: a late EPIPE after the command returned must not crash the process either.
+  out.on('error', listener);
+  return state;
+}

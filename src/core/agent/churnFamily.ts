@@ -9,9 +9,9 @@
  * kinds and categories keep their own names (`read::inspection::read_file::docs`).
  */
 import {
-  commandOf,
   firstSegment,
   mainSegment,
+  type CommandSegment,
   normalizePath,
   segmentTarget,
   toolPathArg,
@@ -23,6 +23,7 @@ export interface FamilyInput {
   readonly tool: string;
   readonly kind: OutcomeKind;
   readonly args: Record<string, unknown>;
+  readonly shell?: readonly CommandSegment[];
   readonly category: OutcomeCategory;
 }
 
@@ -45,7 +46,7 @@ export function churnFamily(input: FamilyInput, root?: string): string {
   let target = '.';
   if (input.kind === 'shell') {
     const workdir = workdirOf(input.args);
-    const seg = mainSegment(commandOf(input.args));
+    const seg = mainSegment(input);
     if (seg !== undefined) {
       program = seg.program;
       target = segmentTarget(seg, workdir, root);

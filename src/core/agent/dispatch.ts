@@ -1,8 +1,9 @@
 import type { EventBus } from '../events/bus';
 import { lazyChildSignal } from './abort';
-import { checkPlanningToolCall, type Verdict } from '../gate';
+import { checkPlanningToolCall, judgeCommand, type Judgement, type Verdict } from '../gate';
 import { previewOf, utf8Length } from '../spool';
-import { runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
+import { parseToolArguments, runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
+import { gateContextOf } from '../tools/types';
 import type { AskAction, GuardAction, OutcomeKind, StopAction, TurnGuards } from './guards';
 import { metadataStub } from './guards';
 import { categoryOf } from './guards/commandShape';
@@ -19,7 +20,7 @@ export interface DispatchContext {
   /** Workspace-relative plans directory, for the planning write policy. */
   readonly plansDir: string;
   /** Decides a call while building (the build policy); planning always uses the read-only gate. */
-  readonly buildPolicy?: (tool: ToolDefinition, args: Record<string, unknown>) => Promise<Verdict>;
+  readonly buildPolicy?: (tool: ToolDefinition, args: Record<string, unknown>, shell?: Judgement) => Promise<Verdict>;
   /** Told about calls to tools that do not exist (e.g. a model trying to approve its own plan). */
   readonly onUnknownTool?: (name: string) => string | undefined;
 }
@@ -50,13 +51,8 @@ export function hashText(text: string): string {
   return `${text.length.toString(36)}:${(h >>> 0).toString(36)}`;
 }
 
-function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const v: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+function asRecord(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 /**
@@ -66,11 +62,20 @@ function parseArgs(raw: string): Record<string, unknown> {
  */
 export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promise<DispatchResult> {
   const tool = ctx.tools.get(call.name);
-  const args = parseArgs(call.arguments);
+  // The arguments are parsed once here, and a shell command judged once: the gate's verdict and
+  // parse go to the guards, the policy and the tool alike.
+  const parsedArgs = parseToolArguments(call.arguments);
+  const args = asRecord(parsedArgs.ok ? parsedArgs.value : undefined);
   const kind = outcomeKind(tool);
   const { bus, turnId: turn_id, guards } = ctx;
+  const command = args['command'];
+  const shell =
+    tool?.kind === 'shell' && typeof command === 'string' && ctx.toolContext.trusted
+      ? await judgeCommand(command, gateContextOf(ctx.toolContext))
+      : undefined;
+  const shape = shell?.shape;
 
-  const admission = guards.beforeCall({ tool: call.name, kind, args });
+  const admission = guards.beforeCall({ tool: call.name, kind, args, ...(shape ? { shell: shape } : {}) });
   if (!admission.admit && admission.action) return { kind: 'pending', action: admission.action };
 
   let verdict: Verdict;
@@ -80,15 +85,14 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     const reason = refusal ?? `unknown tool '${call.name}'; available tools: ${names}`;
     verdict = { allowed: false, reason: `blocked: ${reason}`, rule: refusal !== undefined ? 'lifecycle' : 'tool' };
   } else if (ctx.mode === 'plan') {
-    verdict = await checkPlanningToolCall({ name: tool.name, kind: tool.kind }, args, {
-      roots: ctx.toolContext.reader.roots,
-      trusted: ctx.toolContext.trusted,
-      ...(ctx.toolContext.home !== undefined ? { home: ctx.toolContext.home } : {}),
-      plansDir: ctx.plansDir,
-      realpath: (p) => ctx.toolContext.reader.realpath(p),
-    });
+    verdict = await checkPlanningToolCall(
+      { name: tool.name, kind: tool.kind },
+      args,
+      { ...gateContextOf(ctx.toolContext), plansDir: ctx.plansDir },
+      shell,
+    );
   } else {
-    verdict = ctx.buildPolicy ? await ctx.buildPolicy(tool, args) : ALLOW_ALL;
+    verdict = ctx.buildPolicy ? await ctx.buildPolicy(tool, args, shell) : ALLOW_ALL;
   }
 
   const callItem = {
@@ -108,7 +112,12 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     const limit = guards.resultLimit();
     const child = lazyChildSignal(ctx.toolContext.signal);
     try {
-      result = await runTool(tool, call.arguments, child.withSignal({ ...ctx.toolContext, previewLimitBytes: limit }));
+      const toolContext = { ...ctx.toolContext, previewLimitBytes: limit, ...(shell ? { shell } : {}) };
+      result = await runTool(
+        tool,
+        parsedArgs.ok ? { parsed: parsedArgs.value } : call.arguments,
+        child.withSignal(toolContext),
+      );
     } finally {
       child.dispose();
     }
@@ -149,7 +158,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
           lowSignal: result.lowSignal === true,
           resultHash: result.ok ? hashText(result.content) : '',
           bytes: result.bytes,
-          category: categoryOf({ tool: call.name, kind, args }),
+          category: categoryOf({ tool: call.name, kind, args, ...(shape ? { shell: shape } : {}) }),
         })
       : ({ type: 'continue' } as const);
   return { kind: 'done', content: result.content, action };

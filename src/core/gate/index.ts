@@ -1,9 +1,22 @@
 /**
- * The read-only gate (rules §1): a pure function of (tool, arguments, workspace roots, trust)
- * that decides, before anything runs, whether a call may run while planning. It never touches the
- * file system itself; the write check resolves real paths through the `realpath` it is given.
+ * The read-only gate (rules §1): decides, before anything runs, whether a call may run while
+ * planning. Shell commands are judged by `judgeCommand`, which returns the verdict together with
+ * the parse every consumer reads (programs, words with their kinds, working directories).
  */
-export { checkShellCommand } from './shell';
+export { judgeCommand, GLOB_LIMIT } from './judge';
 export { checkPlanningToolCall, type PlanningContext } from './policy';
-export { isInsideRoots } from './paths';
-export type { GateContext, ToolKind, Verdict } from './types';
+export { isInsideRoots } from './resolve';
+export { allowedPrograms } from './grammar';
+export type {
+  GateContext,
+  GateFs,
+  GateWork,
+  Judgement,
+  ParsedCommand,
+  ParsedSegment,
+  ParsedWord,
+  ShapeSegment,
+  ToolKind,
+  Verdict,
+  WordKind,
+} from './types';

@@ -5,15 +5,13 @@
  * every other tool is denied.
  */
 import * as path from 'node:path';
-import { checkShellCommand } from './shell';
-import { isInsideRoots } from './paths';
-import { allowed, blocked, type GateContext, type ToolKind, type Verdict } from './types';
+import { judgeCommand } from './judge';
+import { isInsideRoots } from './resolve';
+import { allowed, blocked, type GateContext, type Judgement, type ToolKind, type Verdict } from './types';
 
 export type PlanningContext = GateContext & {
   /** The plans directory (absolute, or relative to the first root). */
   readonly plansDir: string;
-  /** Follows symlinks; rejects with an error whose `code` is 'ENOENT' when the path does not exist. */
-  readonly realpath: (p: string) => Promise<string>;
 };
 
 const READ_ONLY_KINDS = new Set<ToolKind>(['read', 'list', 'search', 'interview', 'tracker']);
@@ -56,7 +54,8 @@ async function checkWrite(name: string, args: Record<string, unknown>, ctx: Plan
   let target: string;
   let realPlans: string;
   try {
-    [target, realPlans] = await Promise.all([realTarget(absolute, ctx.realpath), realTarget(plans, ctx.realpath)]);
+    const realpath = (p: string) => ctx.fs.realpath(p);
+    [target, realPlans] = await Promise.all([realTarget(absolute, realpath), realTarget(plans, realpath)]);
   } catch (err) {
     return blocked('write', `'${name}' cannot resolve '${raw}' (${errorCode(err) ?? String(err)})`);
   }
@@ -69,11 +68,16 @@ async function checkWrite(name: string, args: Record<string, unknown>, ctx: Plan
   );
 }
 
-/** Decides whether a tool call may run while planning. */
+/**
+ * Decides whether a tool call may run while planning. A shell call's command is judged here
+ * unless the caller already judged it (`shell`): the dispatcher judges once and hands the same
+ * judgement to the tool.
+ */
 export async function checkPlanningToolCall(
   tool: { name: string; kind: ToolKind },
   args: Record<string, unknown>,
   ctx: PlanningContext,
+  shell?: Judgement,
 ): Promise<Verdict> {
   if (READ_ONLY_KINDS.has(tool.kind)) return allowed(`'${tool.name}' is a read-only tool`, 'tool');
   if (tool.kind === 'shell') {
@@ -82,7 +86,7 @@ export async function checkPlanningToolCall(
     }
     const command = args['command'];
     if (typeof command !== 'string') return blocked('tool', `'${tool.name}' needs a string 'command' argument`);
-    return checkShellCommand(command, ctx);
+    return (shell ?? (await judgeCommand(command, ctx))).verdict;
   }
   if (tool.kind === 'write') return checkWrite(tool.name, args, ctx);
   return blocked('tool', `'${tool.name}' is not available while planning; it may change the workspace`);

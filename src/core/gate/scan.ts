@@ -20,7 +20,6 @@ type Op = '&&' | '||' | ';' | '|' | '\n';
 type Token = Word | Op;
 
 const ALLOWED_REDIRECTS = ['2>&1', '2>/dev/null'] as const;
-const GLOB_CHARS = new Set(['*', '?', '[', ']', '{', '}']);
 /** Characters that end an allowed redirection like `2>&1` ("at a word boundary"). */
 const BOUNDARY = new Set([' ', '\t', '\n', ';', '|', '&']);
 const NAME_START = /[A-Za-z_]/;
@@ -87,7 +86,9 @@ function controlIn(s: string, from: number, to: number): Verdict | null {
 }
 
 /** Scans, checks and splits a command (steps 1–3). */
-export function scanCommand(s: string): ScanResult {
+export function scanCommand(source: string): ScanResult {
+  // A leading UTF-8 byte order mark is an artefact of the file the command came from.
+  const s = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const tokens: Token[] = [];
   const cleaned: string[] = []; // the text handed to shell-quote: allowed redirections and comments cut out
   let mark = 0;
@@ -97,37 +98,58 @@ export function scanCommand(s: string): ScanResult {
   let run = -1;
   let tilde = false;
   let firstQuoted = -1;
+  // The word in glob form (quoted glob characters escaped), whether an unquoted `*`, `?` or `[`
+  // occurs in it, and where it starts in the source.
+  let pat = '';
+  let globbed = false;
+  let start = 0;
   // Set by the characters on which two tokenisers can differ (backslash, `#`, `$`, `;;`, non-ASCII).
   let subtle = false;
   const fail = (verdict: Verdict): ScanResult => ({ ok: false, verdict });
   const flush = (i: number) => {
     if (run >= 0) {
-      cur += s.slice(run, i);
+      const text = s.slice(run, i);
+      cur += text;
+      pat += text;
       run = -1;
     }
+  };
+  /** Appends quoted (literal) text: to the glob form with its glob characters escaped. */
+  const quoted = (text: string) => {
+    cur += text;
+    // Every quoted character is literal to the glob: `['!'x]` is a set of `!` and `x`, not a negation.
+    pat += text.replace(/[^]/gu, '\\$&');
   };
   const endWord = (i: number) => {
     if (cur === null) return;
     flush(i);
     const value = cur as string;
-    tokens.push({ value, tilde, firstQuoted: firstQuoted < 0 ? value.length : firstQuoted });
+    tokens.push({
+      value,
+      tilde,
+      firstQuoted: firstQuoted < 0 ? value.length : firstQuoted,
+      glob: globbed ? pat : null,
+      start,
+      end: i,
+    });
     cur = null;
+  };
+  const begin = (i: number) => {
+    cur = '';
+    pat = '';
+    tilde = false;
+    globbed = false;
+    firstQuoted = -1;
+    start = i;
   };
   /** Starts a word if none is open; with `quoted`, notes where its first quoted character sits. */
   const open = (i: number, quoted: boolean) => {
-    if (cur === null) {
-      cur = '';
-      tilde = false;
-      firstQuoted = -1;
-    } else flush(i);
+    if (cur === null) begin(i);
+    else flush(i);
     if (quoted && firstQuoted < 0) firstQuoted = (cur as string).length;
   };
   const literal = (i: number) => {
-    if (cur === null) {
-      cur = '';
-      tilde = false;
-      firstQuoted = -1;
-    }
+    if (cur === null) begin(i);
     if (run < 0) run = i;
   };
   const redirect = (i: number, op: string) => {
@@ -158,7 +180,7 @@ export function scanCommand(s: string): ScanResult {
         const bad = controlIn(s, i + 1, close < 0 ? n : close);
         if (bad) return fail(bad);
         if (close < 0) return fail(blocked('raw.quote', "unbalanced single quote (')"));
-        cur += s.slice(i + 1, close);
+        quoted(s.slice(i + 1, close));
         i = close;
         break;
       }
@@ -175,7 +197,7 @@ export function scanCommand(s: string): ScanResult {
           if (kc === 0x5c /* \ */) return fail(BACKSLASH_IN_DOUBLE);
         }
         if (k >= n) return fail(blocked('raw.quote', 'unbalanced double quote (")'));
-        cur += s.slice(i + 1, k);
+        quoted(s.slice(i + 1, k));
         i = k;
         break;
       }
@@ -190,7 +212,7 @@ export function scanCommand(s: string): ScanResult {
         } else {
           if (isForbiddenControl(nextCode)) return fail(controlVerdict(nextCode));
           open(i, true);
-          run = i + 1;
+          quoted(s.charAt(i + 1));
         }
         i++;
         break;
@@ -259,7 +281,13 @@ export function scanCommand(s: string): ScanResult {
       case '#': {
         subtle = true;
         if (cur !== null) {
-          literal(i);
+          // Inside a word `#` is an ordinary character (POSIX); shell-quote would read a comment,
+          // so its copy of the text gets the `#` quoted.
+          flush(i);
+          cleaned.push(s.slice(mark, i), "'#'");
+          mark = i + 1;
+          cur += '#';
+          pat += '#';
           break;
         }
         // A comment runs to the end of the line; nothing in it is executed.
@@ -274,8 +302,13 @@ export function scanCommand(s: string): ScanResult {
       }
       default:
         if (code >= 0x7f) subtle = true;
-        if (GLOB_CHARS.has(c)) {
-          return fail(blocked('raw.glob', `unquoted '${c}' is a glob or brace pattern; quote it`));
+        if (c === '{' || c === '}') {
+          return fail(blocked('raw.brace', `unquoted '${c}' is brace expansion or grouping; quote it`));
+        }
+        if (c === '*' || c === '?' || c === '[') {
+          literal(i);
+          globbed = true;
+          break;
         }
         if (cur === null && c === '2') {
           const allowedRedirect = ALLOWED_REDIRECTS.find((r) => s.startsWith(r, i));
@@ -318,7 +351,9 @@ function crossCheck(text: string, tokens: readonly Token[]): Verdict | null {
     tokens.every((t, k) => {
       const e = entries[k];
       if (typeof t === 'string') return typeof e === 'object' && 'op' in e && e.op === (t === '\n' ? ';' : t);
-      return e === t.value;
+      if (e === t.value) return true;
+      // shell-quote hands an unquoted glob back as a pattern object, quotes removed.
+      return t.glob !== null && typeof e === 'object' && 'op' in e && e.op === 'glob' && e.pattern === t.value;
     });
   return ok
     ? null

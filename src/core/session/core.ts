@@ -213,16 +213,21 @@ export class SessionCore {
           for (const e of r.effects) this.effect(e, '');
           return r.ok ? undefined : r.reason;
         },
-        buildPolicy: async (tool, args) => {
+        buildPolicy: async (tool, args, shell) => {
           if (tool.kind !== 'shell')
             return { allowed: true, reason: `allowed: '${tool.name}' in build mode`, rule: 'tool' };
           const command = typeof args['command'] === 'string' ? args['command'] : '';
-          const d = decideBuildCommand(command, {
-            roots: this.deps.reader.roots,
-            trusted: this.config.trusted,
-            ...(this.config.home !== undefined ? { home: this.config.home } : {}),
-            allowList: this.config.buildAllowList ?? [],
-          });
+          const d = await decideBuildCommand(
+            command,
+            {
+              roots: this.deps.reader.roots,
+              trusted: this.config.trusted,
+              fs: this.deps.reader,
+              ...(this.config.home !== undefined ? { home: this.config.home } : {}),
+              allowList: this.config.buildAllowList ?? [],
+            },
+            shell,
+          );
           // Commands that need the person's approval are asked by run_command itself.
           if ('run' in d && !d.run) return { allowed: false, reason: d.reason, rule: 'build' };
           if ('ask' in d) return { allowed: true, reason: `asks the person: ${d.reason}`, rule: 'build' };

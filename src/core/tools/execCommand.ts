@@ -1,10 +1,9 @@
 /** `exec_command`: one read-only shell command, admitted by the gate before anything runs. */
 import * as z from 'zod';
-import { checkShellCommand } from '../gate';
+import { judgeCommand } from '../gate';
 import { failure } from './result';
 import { runShell } from './shellRun';
-import { symlinkEscape } from './symlinkEscape';
-import type { ToolDefinition } from './types';
+import { gateContextOf, type ToolDefinition } from './types';
 
 export { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES } from './shellRun';
 
@@ -30,21 +29,14 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
     }
     const root = ctx.reader.roots[0];
     if (root === undefined) return failure('exec_command: no workspace folder is open');
-    const verdict = checkShellCommand(args.command, {
-      roots: ctx.reader.roots,
-      trusted: ctx.trusted,
-      ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-    });
-    if (!verdict.allowed) return failure(verdict.reason, { blocked: true });
+    // The dispatcher judged this very command already; judging here too covers direct callers.
+    const judgement =
+      ctx.shell?.command === args.command ? ctx.shell : await judgeCommand(args.command, gateContextOf(ctx));
+    if (!judgement.verdict.allowed || !judgement.parsed) return failure(judgement.verdict.reason, { blocked: true });
     if (!ctx.runner) return failure('exec_command is not available here: this host cannot run commands');
-    const escape = await symlinkEscape(args.command, ctx.reader, root);
-    if (escape !== undefined) {
-      return failure(`blocked: path '${escape}' resolves outside the workspace through a symlink`, { blocked: true });
-    }
-
     return runShell(ctx, {
       tool: 'exec_command',
-      command: args.command,
+      command: judgement.parsed.runnable,
       root,
       runner: ctx.runner,
       timeoutMs: ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS,

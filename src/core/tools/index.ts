@@ -32,12 +32,26 @@ export function toolSchemaOf(tool: ToolDefinition): ToolSchema {
  * Parses the model's raw JSON arguments, validates them against the tool's schema and runs it.
  * Bad arguments and thrown errors become a failed result whose message says what to fix.
  */
-export async function runTool(tool: ToolDefinition, rawArguments: string, ctx: ToolContext): Promise<ToolResult> {
-  let json: unknown;
+/** A call's JSON arguments, parsed once (by the dispatcher) for the gate, the guards and the tool. */
+export function parseToolArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+    return { ok: true, value: raw.trim() === '' ? {} : JSON.parse(raw) };
   } catch {
-    return failure(`${tool.name}: the arguments are not valid JSON: ${rawArguments.slice(0, 200)}`);
+    return { ok: false, error: `the arguments are not valid JSON: ${raw.slice(0, 200)}` };
+  }
+}
+
+export async function runTool(
+  tool: ToolDefinition,
+  rawArguments: string | { readonly parsed: unknown },
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  let json: unknown;
+  if (typeof rawArguments !== 'string') json = rawArguments.parsed;
+  else {
+    const parsed = parseToolArguments(rawArguments);
+    if (!parsed.ok) return failure(`${tool.name}: ${parsed.error}`);
+    json = parsed.value;
   }
   const parsed = tool.schema.safeParse(json);
   if (!parsed.success) {

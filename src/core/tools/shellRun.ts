@@ -16,6 +16,8 @@ export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
   PAGER: 'cat',
   GIT_OPTIONAL_LOCKS: '0',
   GIT_EXTERNAL_DIFF: undefined,
+  // The gate expands globs byte by byte, as the C locale does; the shell must match the same files.
+  LC_ALL: 'C',
 };
 
 export interface ShellRun {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CommandRunner, Searcher, WorkspaceReader } from '../ports';
+import type { GateContext, Judgement } from '../gate';
 import type { Spool } from '../spool';
 
 export type ToolKind = 'read' | 'list' | 'search' | 'interview' | 'tracker' | 'shell' | 'write' | 'other';
@@ -20,6 +21,21 @@ export interface ToolContext {
   readonly spool: Spool;
   /** Default 30000. */
   readonly execTimeoutMs?: number;
+  /** Safe modes the host's programs support (GNU sed's `--sandbox`), switched on by the gate. */
+  readonly safeModes?: GateContext['safeModes'];
+  /** The gate's judgement of this call's shell command, made once by the dispatcher. */
+  readonly shell?: Judgement;
+}
+
+/** The gate's context for a tool context's workspace. */
+export function gateContextOf(ctx: ToolContext): GateContext {
+  return {
+    roots: ctx.reader.roots,
+    trusted: ctx.trusted,
+    fs: ctx.reader,
+    ...(ctx.home !== undefined ? { home: ctx.home } : {}),
+    ...((ctx.safeModes ?? ctx.runner?.safeModes) ? { safeModes: ctx.safeModes ?? ctx.runner?.safeModes } : {}),
+  };
 }
 
 export interface ToolResult {

@@ -84,6 +84,11 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
   private readonly timers: NonNullable<TerminalRunnerOptions['timers']>;
   private readonly now: () => number;
 
+  /** The programs are the machine's, as for the fallback runner. */
+  get safeModes(): CommandRunner['safeModes'] {
+    return this.fallback.safeModes;
+  }
+
   constructor(
     private readonly host: TerminalHost<T>,
     private readonly fallback: CommandRunner,

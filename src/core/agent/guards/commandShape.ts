@@ -210,8 +210,22 @@ export function listingRoots(seg: CommandSegment, workdir = '.', root?: string):
 }
 
 /** The main segment of a command: the first one that is not piped (cd prefixes already folded). */
-export function mainSegment(command: string): CommandSegment | undefined {
-  const segs = segmentsOf(command);
+/**
+ * The segments of a shell call: the gate's scan when the dispatcher judged the command, else (a
+ * call made outside the dispatcher, e.g. by a test) a scan of the command here.
+ */
+export function callSegments(call: {
+  readonly args: Record<string, unknown>;
+  readonly shell?: readonly CommandSegment[];
+}): readonly CommandSegment[] {
+  return call.shell ?? segmentsOf(commandOf(call.args));
+}
+
+export function mainSegment(call: {
+  readonly args: Record<string, unknown>;
+  readonly shell?: readonly CommandSegment[];
+}): CommandSegment | undefined {
+  const segs = callSegments(call);
   return segs.find((s) => !s.piped) ?? segs[0];
 }
 

@@ -202,7 +202,9 @@ export class TurnGuards {
     // Every guard sees every outcome (their counts stay true) even when an earlier one tripped.
     if (planning) {
       trips.push(this.lowSignal.observe(category, low, family));
-      trips.push(this.repeated.observe(category, requestKey(outcome.tool, outcome.kind, outcome.args), family));
+      trips.push(
+        this.repeated.observe(category, requestKey(outcome.tool, outcome.kind, outcome.args, outcome.shell), family),
+      );
     } else {
       trips.push(this.churn.observe(category, low, family));
     }

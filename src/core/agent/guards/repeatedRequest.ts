@@ -10,7 +10,7 @@
  * (tracker, interview) neither counts nor breaks the run. A window of 0 disables the guard.
  */
 import { FamilyTally } from '../churnFamily';
-import { commandOf, normalizePath, segmentsOf, workdirOf } from './commandShape';
+import { callSegments, normalizePath, workdirOf, type CommandSegment } from './commandShape';
 import type { OutcomeCategory, OutcomeKind, Trip } from './types';
 
 /** Argument names that only shape how much output comes back. */
@@ -52,9 +52,9 @@ function canonical(value: unknown, key?: string): unknown {
 }
 
 /** A shell command without its output controls: `| head …` dropped, a leading head keeps its files. */
-function canonicalCommand(args: Record<string, unknown>): unknown {
+function canonicalCommand(args: Record<string, unknown>, shell?: readonly CommandSegment[]): unknown {
   const workdir = workdirOf(args);
-  return segmentsOf(commandOf(args)).flatMap((seg) => {
+  return callSegments(shell ? { args, shell } : { args }).flatMap((seg) => {
     if (seg.program === 'head') {
       if (seg.piped) return [];
       const files = seg.args.filter((a, i) => !a.startsWith('-') && !/^-[nc]$/.test(seg.args[i - 1] ?? ''));
@@ -65,11 +65,16 @@ function canonicalCommand(args: Record<string, unknown>): unknown {
 }
 
 /** The semantic identity of a request: tool plus normalised arguments, output controls ignored. */
-export function requestKey(tool: string, kind: OutcomeKind, args: Record<string, unknown>): string {
+export function requestKey(
+  tool: string,
+  kind: OutcomeKind,
+  args: Record<string, unknown>,
+  shell?: readonly CommandSegment[],
+): string {
   if (kind === 'shell') {
     const rest: Record<string, unknown> = { ...args };
     for (const k of ['command', 'cmd', 'workdir', 'cwd']) delete rest[k];
-    return JSON.stringify([tool, canonicalCommand(args), canonical(rest)]);
+    return JSON.stringify([tool, canonicalCommand(args, shell), canonical(rest)]);
   }
   return JSON.stringify([tool, canonical(args)]);
 }

@@ -7,7 +7,7 @@
  * starts the counts again (the tree changed); so does a new turn. A threshold of 0 disables it.
  */
 import { familyName } from '../churnFamily';
-import { commandOf, listingRoots, normalizePath, segmentsOf, toolPathArg, workdirOf } from './commandShape';
+import { callSegments, listingRoots, normalizePath, toolPathArg, workdirOf, type CommandSegment } from './commandShape';
 import type { OutcomeCategory, OutcomeKind, Trip } from './types';
 
 export interface ListingTarget {
@@ -17,7 +17,7 @@ export interface ListingTarget {
 
 /** The (program, root) pairs one call scans; [] for calls that list nothing. */
 export function listingTargets(
-  call: { tool: string; kind: OutcomeKind; args: Record<string, unknown> },
+  call: { tool: string; kind: OutcomeKind; args: Record<string, unknown>; shell?: readonly CommandSegment[] },
   workspaceRoot?: string,
 ): ListingTarget[] {
   if (call.kind === 'list') {
@@ -26,7 +26,7 @@ export function listingTargets(
   if (call.kind !== 'shell') return [];
   const workdir = workdirOf(call.args);
   const out: ListingTarget[] = [];
-  for (const seg of segmentsOf(commandOf(call.args))) {
+  for (const seg of callSegments(call)) {
     const program = seg.program === 'fdfind' ? 'fd' : seg.program;
     for (const root of listingRoots(seg, workdir, workspaceRoot)) {
       if (!out.some((t) => t.program === program && t.root === root)) out.push({ program, root });

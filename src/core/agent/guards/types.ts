@@ -1,3 +1,4 @@
+import type { ShapeSegment } from '../../gate';
 /** The vocabulary shared by the runloop and the turn guards. */
 
 export type OutcomeKind = 'read' | 'list' | 'search' | 'shell' | 'write' | 'interview' | 'tracker' | 'spool' | 'other';
@@ -17,6 +18,8 @@ export interface GuardCall {
   readonly tool: string;
   readonly kind: OutcomeKind;
   readonly args: Record<string, unknown>;
+  /** A shell command's segments from the gate's one scan, when the dispatcher judged it. */
+  readonly shell?: readonly ShapeSegment[];
   /** When known (the gate classifies shell commands); otherwise derived from kind and command. */
   readonly category?: OutcomeCategory;
 }
@@ -26,6 +29,8 @@ export interface ToolOutcome {
   readonly tool: string;
   readonly kind: OutcomeKind;
   readonly args: Record<string, unknown>;
+  /** As in `GuardCall`. */
+  readonly shell?: readonly ShapeSegment[];
   /** The gate or a policy refused the call; nothing ran. */
   readonly blocked: boolean;
   readonly ok: boolean;

@@ -5,18 +5,16 @@
  * put to the person. An untrusted workspace, or a command with characters that could hide what it
  * does in the approval prompt, is refused outright.
  */
-import { checkShellCommand } from '../../gate';
+import { judgeCommand, type GateContext, type Judgement } from '../../gate';
 
-export interface BuildPolicyContext {
-  readonly roots: readonly string[];
-  readonly trusted: boolean;
-  readonly home?: string;
+export interface BuildPolicyContext extends GateContext {
   /** Exact commands, or prefixes ending in ` *` (whole words follow) or `*` (the last word continues). */
   readonly allowList?: readonly string[];
 }
 
 export type BuildDecision =
-  | { readonly run: true; readonly why: string }
+  /** `runnable`: the gate's form of a read-only command (safe modes on); absent for allow-list matches. */
+  | { readonly run: true; readonly why: string; readonly runnable?: string }
   | { readonly ask: true; readonly reason: string }
   | { readonly run: false; readonly reason: string };
 
@@ -191,7 +189,15 @@ export function hiddenCharacter(command: string): string | undefined {
   return undefined;
 }
 
-export function decideBuildCommand(command: string, ctx: BuildPolicyContext): BuildDecision {
+/**
+ * Decides a build-agent command. `shell` is the gate's judgement of this very command when the
+ * dispatcher already made it; the build policy and `run_command` then read the same judgement.
+ */
+export async function decideBuildCommand(
+  command: string,
+  ctx: BuildPolicyContext,
+  shell?: Judgement,
+): Promise<BuildDecision> {
   if (!ctx.trusted) {
     return {
       run: false,
@@ -207,12 +213,9 @@ export function decideBuildCommand(command: string, ctx: BuildPolicyContext): Bu
       reason: `blocked: the command contains ${hidden}, which could hide what it does from the person approving it; send plain text`,
     };
   }
-  const gate = checkShellCommand(command, {
-    roots: ctx.roots,
-    trusted: ctx.trusted,
-    ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-  });
-  if (gate.allowed) return { run: true, why: gate.reason };
+  const judgement = shell?.command === command ? shell : await judgeCommand(command, ctx);
+  const gate = judgement.verdict;
+  if (gate.allowed && judgement.parsed) return { run: true, why: gate.reason, runnable: judgement.parsed.runnable };
   const allow = matchAllowList(command, ctx.allowList ?? []);
   if (allow && 'entry' in allow) return { run: true, why: `allowed: matches your allow-list entry '${allow.entry}'` };
   const notReadOnly = `not read-only (${gate.reason.replace(/^blocked: /, '')})`;

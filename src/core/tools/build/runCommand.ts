@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { failure } from '../result';
 import { runShell } from '../shellRun';
-import type { ToolDefinition, ToolResult } from '../types';
+import { gateContextOf, type ToolDefinition, type ToolResult } from '../types';
 import { agentContextOf, type AgentToolContext } from '../session/context';
 import { decideBuildCommand } from './buildPolicy';
 
@@ -30,12 +30,11 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     const root = ctx.reader.roots[0];
     if (root === undefined) return failure('run_command: no workspace folder is open');
     if (!ctx.runner) return failure('run_command is not available here: this host cannot run commands');
-    const decision = decideBuildCommand(args.command, {
-      roots: ctx.reader.roots,
-      trusted: ctx.trusted,
-      ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-      ...(ctx.buildAllowList ? { allowList: ctx.buildAllowList } : {}),
-    });
+    const decision = await decideBuildCommand(
+      args.command,
+      { ...gateContextOf(ctx), ...(ctx.buildAllowList ? { allowList: ctx.buildAllowList } : {}) },
+      ctx.shell,
+    );
     if ('ask' in decision) {
       const refusal = await askPerson(ctx, args.command, decision.reason);
       if (refusal) return refusal;
@@ -44,7 +43,7 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     }
     return runShell(ctx, {
       tool: 'run_command',
-      command: args.command,
+      command: 'runnable' in decision && decision.runnable !== undefined ? decision.runnable : args.command,
       root,
       runner: ctx.runner,
       timeoutMs: ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,

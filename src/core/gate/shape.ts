@@ -1,0 +1,42 @@
+/**
+ * The shape of a scanned command as the runloop's guards read it: which programs run, in which
+ * directory (relative to where the command starts, following `cd`), with which words. It comes
+ * from the gate's one scan, so the guards never tokenise a command themselves.
+ */
+import { posix } from 'node:path';
+import { assignmentName } from './prefixes';
+import type { Segment } from './types';
+
+export interface ShapeSegment {
+  /** Base name of the program (`/usr/bin/find` → `find`). */
+  readonly program: string;
+  readonly args: readonly string[];
+  /** Directory the segment runs in, relative to the command's directory ('.' = unchanged). */
+  readonly cwd: string;
+  /** True for a segment that reads a previous segment's output (`… | head`). */
+  readonly piped: boolean;
+}
+
+const WRAPPERS = new Set(['command', 'env', 'time', 'nice', 'nohup']);
+
+function joinDir(base: string, dir: string): string {
+  return posix.normalize(dir.startsWith('/') ? dir : posix.join(base, dir));
+}
+
+export function shapeOf(segments: readonly Segment[]): ShapeSegment[] {
+  const out: ShapeSegment[] = [];
+  let cwd = '.';
+  for (const seg of segments) {
+    const words = seg.words;
+    let k = 0;
+    while (k < words.length && (assignmentName(words[k]!) !== null || WRAPPERS.has(words[k]!.value))) k++;
+    const first = words[k];
+    if (first === undefined) continue;
+    const program = posix.basename(first.value);
+    const args = words.slice(k + 1).map((w) => w.value);
+    const piped = seg.joinedBy === '|';
+    if (program === 'cd' && !piped) cwd = joinDir(cwd, args[0] ?? '.');
+    else out.push({ program, args, cwd, piped });
+  }
+  return out;
+}
