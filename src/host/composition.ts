@@ -5,8 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { ThreadEvent } from '../core/events/types';
-import { EXEC_ENV } from '../core/tools/execCommand';
+import { EXEC_ENV, Verifier } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { scrubbedEnv } from '../node/env';
 import { NodeCommandRunner } from '../node/processRunner';
@@ -19,7 +18,6 @@ import { TerminalCommandRunner, agentTerminalEnv } from './adapters/terminalRunn
 import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
 import { WorkspacePartsCache, isExecutableFile } from './workspaceParts';
 import type { LensSource } from './codelens/provider';
-import { VerifyResults } from './codelens/verifyResults';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
 import type { ConfigService } from './configService';
@@ -43,8 +41,9 @@ import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
 import { createEngineAccess } from './session/engine';
 import { BudgetStatusBar } from './status/statusBar';
+import { RetryCountdown } from './status/retryCountdown';
+import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
-import { withLastVerify } from './verify/trackerPatch';
 import { VerifyService } from './verify/verifyService';
 
 /** Built in `activate()` (cheap) and shared with the lazily loaded host. */
@@ -81,7 +80,7 @@ export function composeHost(shared: SharedParts): Host {
   // ---- panel state, prompts -----------------------------------------------------------------
   const flags = (): Flags => ({
     hasApiKey: keys.known.length > 0,
-    keyRequired: !isLocalEndpoint(config.settings.baseUrl),
+    keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
     trusted: trust.trusted,
   });
   const hub = new PanelHub(
@@ -99,12 +98,7 @@ export function composeHost(shared: SharedParts): Host {
     offerNative: (id: string, prompt: Parameters<NativePrompts['offer']>[1]) => native.offer(id, prompt),
     confirmCommand: (command: string, reason: string) => native.confirmCommand(command, reason),
   };
-  const approver = new HostApprover({
-    pending,
-    surface,
-    validate: async (planFile) => (await ws().planFiles.describe(planFile)).validation,
-    relativePath,
-  });
+  const approver = new HostApprover({ pending, surface, relativePath });
   const interviewer = new HostInterviewer(pending, surface);
 
   // ---- shell, search, archive, verify -------------------------------------------------------
@@ -124,10 +118,18 @@ export function composeHost(shared: SharedParts): Host {
   );
   const storage = context.storageUri ?? context.globalStorageUri;
   const archive = new RedactingArchiveStore(new FileArchiveStore(join(storage.fsPath, 'sessions')), () => keys.known);
-  const results = new VerifyResults();
-  const verify = new VerifyService({ runner, trust, results, cwd: () => ws().reader.roots[0]!, now: Date.now });
+  // The engine's one verify runner: each run its own process (a hung one never blocks the next).
+  const verifier = new Verifier({
+    runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
+    cwd: () => ws().reader.roots[0]!,
+    now: Date.now,
+  });
+  store.addCallback(() => verifier.cancelAll());
+  const verify = new VerifyService({ verifier, trust, read: (file) => ws().planFiles.read(file) });
 
   // ---- engine and session -------------------------------------------------------------------
+  // A retry's wait, counted down in the status bar (the panel shows it as a notice).
+  const countdown = store.add(new RetryCountdown());
   const engine = createEngineAccess({
     deps: () => {
       const w = ws();
@@ -137,6 +139,7 @@ export function composeHost(shared: SharedParts): Host {
         editWriter: w.editWriter,
         searcher: createSearcher(w.reader, rgPath),
         runner,
+        verifier,
         clock: systemClock,
         interviewer,
         approver,
@@ -149,57 +152,25 @@ export function composeHost(shared: SharedParts): Host {
     apiKey: () => keys.get(),
     observer: {
       debug: (line) => log.debug(line),
-      onError: (err) => showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0)),
+      onError: (err) =>
+        showAdvice(
+          adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider),
+        ),
+      onRetry: (e) => countdown.show(e),
+      onSettled: () => countdown.hide(),
     },
+    providerModel: (settings) => vscodeLmModel(settings, (line) => log.debug(`vscode.lm: ${line}`)),
     log: (line) => log.debug(line),
   });
-  const onEvent = (event: ThreadEvent) => {
-    if (event.type !== 'tracker.updated' || !event.plan_file) return;
-    for (const item of event.items) {
-      const lv = item.lastVerify;
-      const step = Number(item.path);
-      if (!lv || !Number.isInteger(step)) continue;
-      const known = results.get(event.plan_file, step, lv.command);
-      if (known?.at === lv.at) continue;
-      results.record(event.plan_file, step, { command: lv.command, exitCode: lv.exitCode, at: lv.at });
-    }
-  };
   const controller: SessionController = new SessionController({
     engine,
     hub,
     translator,
     pending,
     flags,
-    describeGate: async (planFile) => {
-      const pf = ws().planFiles;
-      const card = await pf.describe(planFile);
-      return {
-        ...card,
-        contextPercent: hub.state.budget?.contextPercent ?? 0,
-        proposedDuringExecution: false,
-        hasPreviousRevision: (await pf.revisions(planFile)).length >= 2,
-        planFile: pf.relative(planFile),
-      };
-    },
     log,
-    onEvent,
   });
   store.add(controller);
-  // Verify runs from the lenses and the panel feed the session's tracker (requireVerifyToComplete).
-  store.add(
-    results.onDidRecord((e) => {
-      if (e.record.running) return;
-      void controller.current
-        ?.recordVerify(e.planFile, e.stepIndex, {
-          command: e.record.command,
-          exitCode: e.record.exitCode,
-          at: e.record.at,
-          ...(e.output !== undefined ? { output: e.output } : {}),
-        })
-        .catch((err: unknown) => log.error('recording a verify result failed', err));
-    }),
-  );
-
   const services: HostServices = {
     controller,
     pending,
@@ -208,7 +179,6 @@ export function composeHost(shared: SharedParts): Host {
       return ws().planFiles;
     },
     verify,
-    results,
     archive,
     trust,
     log,
@@ -277,22 +247,9 @@ export function composeHost(shared: SharedParts): Host {
       log.info('workspace trust granted: shell commands and verify runs are on');
     }),
   );
-  store.add(
-    results.onDidRecord((e) => {
-      lensChanged.fire();
-      const tracker = hub.state.tracker;
-      if (e.record.running || !tracker || tracker.planFile !== relativePath(e.planFile)) return;
-      const patched = withLastVerify(tracker, String(e.stepIndex), {
-        command: e.record.command,
-        exitCode: e.record.exitCode,
-        at: e.record.at,
-        ...(e.output !== undefined ? { output: e.output } : {}),
-      });
-      if (patched) hub.update([{ op: 'tracker.set', tracker: patched }]);
-    }),
-  );
+  store.add({ dispose: verifier.onRecorded(() => lensChanged.fire()) });
   const tick = setInterval(() => {
-    if (results.size > 0) lensChanged.fire();
+    if (verifier.hasResults) lensChanged.fire();
   }, LENS_TICK_MS);
   store.addCallback(() => clearInterval(tick));
   const checkPlansOnDisk = () =>
@@ -321,7 +278,7 @@ export function composeHost(shared: SharedParts): Host {
     get trusted() {
       return trust.trusted;
     },
-    resultOf: (file) => (step, command) => results.get(file, step, command),
+    resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
     gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),

@@ -26,6 +26,10 @@ export const COMMANDS = {
   grantMore: 'planwise.grantMore',
   /** Runs one verify command (CodeLens, panel); hidden from the palette. */
   runVerify: 'planwise.runVerify',
+  /** Stops a running verify command (CodeLens, panel); hidden from the palette. */
+  cancelVerify: 'planwise.cancelVerify',
+  /** The person signs a verify check off (CodeLens, panel); hidden from the palette. */
+  markChecked: 'planwise.markChecked',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

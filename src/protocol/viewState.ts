@@ -106,13 +106,24 @@ export const ItemPatchSchema = z
 
 export const TrackerStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'blocked']);
 
-export const LastVerifySchema = z.object({
-  command: z.string(),
-  /** Null when the command was killed (timeout, cancel) before it exited. */
+/** The latest result of one verify entry, as the engine's `verify.recorded` reported it. */
+export const VerifyResultSchema = z.object({
+  status: z.enum(['running', 'passed', 'failed', 'timed_out', 'cancelled', 'checked']),
+  /** Null while running, for checks, and when the command was stopped before it exited. */
   exitCode: z.number().int().nullable(),
   /** Epoch milliseconds. */
   at: z.number(),
+  durationMs: z.number().nonnegative(),
   output: z.string().optional(),
+});
+
+/** One `verify:` entry as the engine parsed it: a command to run, or a check a person signs off. */
+export const VerifyEntrySchema = z.object({
+  kind: z.enum(['command', 'check']),
+  /** The entry as written in the plan (the key of its results). */
+  text: z.string(),
+  command: z.string().optional(),
+  result: VerifyResultSchema.optional(),
 });
 
 export interface TrackerNode {
@@ -121,8 +132,9 @@ export interface TrackerNode {
   description: string;
   status: z.infer<typeof TrackerStatusSchema>;
   files: string[];
-  verify: string[];
-  lastVerify?: z.infer<typeof LastVerifySchema>;
+  entries: z.infer<typeof VerifyEntrySchema>[];
+  /** "Awaiting your check": in progress, commands passed, a check not signed off. */
+  awaitingCheck: boolean;
   children: TrackerNode[];
 }
 
@@ -132,16 +144,27 @@ export const TrackerNodeSchema: z.ZodType<TrackerNode> = z.lazy(() =>
     description: z.string(),
     status: TrackerStatusSchema,
     files: z.array(z.string()),
-    verify: z.array(z.string()),
-    lastVerify: LastVerifySchema.optional(),
+    entries: z.array(VerifyEntrySchema),
+    awaitingCheck: z.boolean(),
     children: z.array(TrackerNodeSchema),
   }),
 );
+
+/** Leaf counts and the percentage, computed by the engine and carried in `tracker.updated`. */
+export const TrackerCountsSchema = z.object({
+  done: count,
+  inProgress: count,
+  pending: count,
+  blocked: count,
+  total: count,
+});
 
 export const TrackerSchema = z.object({
   title: z.string(),
   planFile: z.string().optional(),
   items: z.array(TrackerNodeSchema),
+  counts: TrackerCountsSchema,
+  percent: z.number().int().min(0).max(100),
 });
 
 const usedMax = z.object({ used: count, max: count });
@@ -162,7 +185,9 @@ export const GateSchema = z.object({
   requestId: id,
   title: z.string(),
   summary: z.string(),
+  /** The first steps' actions, as the engine elided them; `moreSteps` were left out. */
   steps: z.array(z.string()),
+  moreSteps: count,
   validation: z.object({ valid: z.boolean(), problems: z.array(z.string()) }),
   /** Context window used before the handoff, 0–100. At 50 or more a fresh thread is recommended. */
   contextPercent: z.number().min(0).max(100),
@@ -265,7 +290,9 @@ export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;
 export type TranscriptItemKind = TranscriptItem['kind'];
 export type ItemPatch = z.infer<typeof ItemPatchSchema>;
 export type TrackerStatus = z.infer<typeof TrackerStatusSchema>;
-export type LastVerify = z.infer<typeof LastVerifySchema>;
+export type VerifyResult = z.infer<typeof VerifyResultSchema>;
+export type VerifyEntryView = z.infer<typeof VerifyEntrySchema>;
+export type TrackerCounts = z.infer<typeof TrackerCountsSchema>;
 export type Tracker = z.infer<typeof TrackerSchema>;
 export type Budget = z.infer<typeof BudgetSchema>;
 export type Gate = z.infer<typeof GateSchema>;

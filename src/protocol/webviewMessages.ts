@@ -58,12 +58,17 @@ export const OpenFileMessageSchema = z.object({
   path: z.string().min(1).max(4096),
   line: z.number().int().positive().optional(),
 });
-/** Runs one tracker item's verify command, through the same path as the CodeLens. */
-export const RunVerifyMessageSchema = z.object({
-  type: z.literal('runVerify'),
+const verifyEntryRef = {
   itemPath: z.string().regex(/^[1-9][0-9]*(\.[1-9][0-9]*)*$/),
-  command: z.string().min(1).max(4096),
-});
+  /** The verify entry as written in the plan (the engine parsed it; the host looks it up). */
+  entry: z.string().min(1).max(4096),
+};
+/** Runs one tracker item's verify entry, through the same path as the CodeLens. */
+export const RunVerifyMessageSchema = z.object({ type: z.literal('runVerify'), ...verifyEntryRef });
+/** Stops a running verify entry. */
+export const CancelVerifyMessageSchema = z.object({ type: z.literal('cancelVerify'), ...verifyEntryRef });
+/** The person signs a check off ("Mark checked"). */
+export const MarkCheckedMessageSchema = z.object({ type: z.literal('markChecked'), ...verifyEntryRef });
 /** Opens a diff of the current plan against its previous revision. */
 export const CompareRevisionsMessageSchema = z.object({ type: z.literal('compareRevisions') });
 export const ResumeMessageSchema = z.object({ type: z.literal('resume'), sessionId: z.string().min(1).max(200) });
@@ -81,6 +86,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   GrantMoreMessageSchema,
   OpenFileMessageSchema,
   RunVerifyMessageSchema,
+  CancelVerifyMessageSchema,
+  MarkCheckedMessageSchema,
   CompareRevisionsMessageSchema,
   ResumeMessageSchema,
   SetApiKeyMessageSchema,

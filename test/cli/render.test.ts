@@ -68,7 +68,20 @@ describe('the terminal transcript', () => {
     const tracker: ThreadEventBody = {
       type: 'tracker.updated',
       title: 'Plan',
-      items: [{ path: '1', description: 'Do it', status: 'in_progress', files: [], verify: [], children: [] }],
+      items: [
+        {
+          path: '1',
+          description: 'Do it',
+          status: 'in_progress',
+          files: [],
+          verify: [],
+          entries: [],
+          awaitingCheck: false,
+          children: [],
+        },
+      ],
+      counts: { done: 0, inProgress: 1, pending: 0, blocked: 0, total: 1 },
+      percent: 0,
     };
     const text = transcript([
       { type: 'budget.updated', budget: budget(1) },
@@ -121,39 +134,60 @@ describe('transcript pieces', () => {
     assert.equal(describeArguments('run_command', `{"command":"${'x'.repeat(200)}"}`).length, 100);
   });
 
-  it('draws the tracker tree with the rules glyphs and a failed verify', () => {
+  it('draws the tracker tree with the rules glyphs, a failed verify, a step awaiting a check, and the engine counts', () => {
+    const leaf = { files: [], verify: [], entries: [], awaitingCheck: false, children: [] };
     const lines = trackerLines(
-      'T',
-      [
-        {
-          path: '1',
-          description: 'Parent',
-          status: 'in_progress',
-          files: [],
-          verify: [],
-          children: [
-            { path: '1.1', description: 'Done', status: 'completed', files: [], verify: [], children: [] },
-            {
-              path: '1.2',
-              description: 'Failing',
-              status: 'in_progress',
-              files: [],
-              verify: ['npm test'],
-              children: [],
-              lastVerify: { command: 'npm test', exitCode: 1, at: 0 },
-            },
-          ],
-        },
-        { path: '2', description: 'Later', status: 'pending', files: [], verify: [], children: [] },
-      ],
+      {
+        title: 'T',
+        items: [
+          {
+            ...leaf,
+            path: '1',
+            description: 'Parent',
+            status: 'in_progress',
+            children: [
+              { ...leaf, path: '1.1', description: 'Done', status: 'completed' },
+              {
+                ...leaf,
+                path: '1.2',
+                description: 'Failing',
+                status: 'in_progress',
+                verify: ['npm test'],
+                entries: [
+                  {
+                    kind: 'command',
+                    text: 'npm test',
+                    command: 'npm test',
+                    result: { status: 'failed', exitCode: 1, at: 0, durationMs: 5 },
+                  },
+                ],
+              },
+              {
+                ...leaf,
+                path: '1.3',
+                description: 'Looked at',
+                status: 'in_progress',
+                verify: ['confirm the panel shows the plan'],
+                entries: [{ kind: 'check', text: 'confirm the panel shows the plan' }],
+                awaitingCheck: true,
+              },
+            ],
+          },
+          { ...leaf, path: '2', description: 'Later', status: 'pending' },
+        ],
+        // The renderer prints the engine's numbers as they come; it counts nothing itself.
+        counts: { done: 1, inProgress: 2, pending: 1, blocked: 0, total: 4 },
+        percent: 25,
+      },
       makeStyle(false),
     );
     assert.deepEqual(lines, [
-      'T (1/3 completed, 33%)',
+      'T (1/4 completed, 25%)',
       '  ├─ Parent',
       '  │  ├─ [x] Done',
-      '  │  └─ [-] Failing',
-      '  │        verify failed (exit 1): npm test',
+      '  │  ├─ [-] Failing',
+      '  │  │     verify failed (exit 1): npm test',
+      '  │  └─ [-] Looked at (awaiting your check)',
       '  └─ □ Later',
     ]);
   });

@@ -1,13 +1,15 @@
+/**
+ * Controller mechanics with a scripted session (busy, notices, modes, errors). Gates, decisions,
+ * resume and verify run against the real engine in controller.engine.test.ts.
+ */
 import assert from 'node:assert/strict';
 import type { SessionStop } from '../../src/core/session/api';
 import { contextKeyValues } from '../../src/host/contextKeys';
 import { PanelHub } from '../../src/host/panel/hub';
 import { EventTranslator } from '../../src/host/panel/translate';
-import { HostApprover } from '../../src/host/prompts/hostApprover';
 import { PendingRequests } from '../../src/host/prompts/pending';
-import type { PromptSurface } from '../../src/host/prompts/surface';
 import { SessionController } from '../../src/host/session/controller';
-import { emptyViewState, type DeltaOp } from '../../src/protocol';
+import { emptyViewState } from '../../src/protocol';
 import { FakeEngine, FakeSession, deferred } from './support';
 
 function setup() {
@@ -23,16 +25,6 @@ function setup() {
     translator,
     pending,
     flags: () => ({ hasApiKey: true, trusted: true }),
-    describeGate: async (planFile) => ({
-      title: 'Plan',
-      summary: 's',
-      steps: ['a'],
-      validation: { valid: true, problems: [] },
-      contextPercent: 10,
-      proposedDuringExecution: false,
-      hasPreviousRevision: false,
-      planFile: planFile.replace(/^\/ws\//, ''),
-    }),
     log: { info: (l) => logs.push(l), warn: (l) => logs.push(l), error: (l) => logs.push(l) },
     onRunError: (m) => errors.push(m),
   });
@@ -75,114 +67,6 @@ describe('session controller', () => {
     gate.resolve({ kind: 'cancelled' });
     await first;
     assert.equal(controller.isBusy, false);
-  });
-
-  it("resolves the engine's approval request when the person decides, with feedback only for revise", async () => {
-    const { engine, hub, pending, controller } = setup();
-    const surface: PromptSurface = {
-      panelVisible: () => true,
-      update: (ops: readonly DeltaOp[]) => hub.update(ops),
-      offerNative: () => assert.fail('the panel is visible'),
-      confirmCommand: async () => false,
-    };
-    const approver = new HostApprover({
-      pending,
-      surface,
-      validate: async () => ({ valid: true, problems: [] }),
-      relativePath: (p) => p,
-    });
-    const answers: unknown[] = [];
-    engine.next = () =>
-      Object.assign(new FakeSession(), {
-        onStart: async () => {
-          answers.push(
-            await approver.approvePlan({
-              planFile: '/ws/p.md',
-              title: 'T',
-              summary: 'S',
-              steps: ['a'],
-              contextUsagePercent: 12,
-              proposedDuringExecution: false,
-            }),
-          );
-          return { kind: 'completed', summary: '' } as SessionStop;
-        },
-      });
-    const run = controller.start('task');
-    while (!pending.has('approval')) await new Promise((r) => setImmediate(r));
-    assert.equal(hub.state.gate?.title, 'T');
-    assert.equal(contextKeyValues(controller.contextInputs()).state, 'awaitingApproval');
-    assert.equal(await controller.decide('revise', 'smaller steps'), true);
-    await run;
-    assert.deepEqual(answers, [{ decision: 'revise', feedback: 'smaller steps' }]);
-    assert.equal(hub.state.gate, null);
-    assert.equal(await controller.decide('execute'), false, 'nothing waits any more');
-  });
-
-  it('is not busy while the person is asked, and a new start answers the open gate with cancel', async () => {
-    const { engine, hub, pending, controller } = setup();
-    const surface: PromptSurface = {
-      panelVisible: () => true,
-      update: (ops: readonly DeltaOp[]) => hub.update(ops),
-      offerNative: () => undefined,
-      confirmCommand: async () => false,
-    };
-    const approver = new HostApprover({
-      pending,
-      surface,
-      validate: async () => ({ valid: true, problems: [] }),
-      relativePath: (p) => p,
-    });
-    const decisions: string[] = [];
-    engine.next = () =>
-      Object.assign(new FakeSession(), {
-        onStart: async () => {
-          const r = await approver.approvePlan({
-            planFile: '/ws/p.md',
-            title: 'T',
-            summary: '',
-            steps: [],
-            contextUsagePercent: 0,
-            proposedDuringExecution: false,
-          });
-          decisions.push(r.decision);
-          return { kind: r.decision === 'cancel' ? 'cancelled' : 'completed', summary: '' } as SessionStop;
-        },
-      });
-    const first = controller.start('first plan');
-    while (!pending.has('approval')) await new Promise((r) => setImmediate(r));
-    assert.equal(controller.isBusy, false);
-    assert.equal(contextKeyValues(controller.contextInputs()).busy, false);
-    const second = controller.start('second plan');
-    assert.equal((await first)?.kind, 'cancelled');
-    assert.deepEqual(decisions, ['cancel']);
-    while (!pending.has('approval')) await new Promise((r) => setImmediate(r));
-    assert.equal(engine.sessions.length, 2);
-    assert.equal(controller.current, engine.sessions[1]);
-    controller.decide('execute');
-    await second;
-  });
-
-  it('opens the gate itself when a run stops at awaiting_approval, and decides through the session', async () => {
-    const { engine, hub, controller } = setup();
-    engine.next = () =>
-      Object.assign(new FakeSession(), {
-        onStart: (s: FakeSession) => {
-          s.state = 'awaiting_approval';
-          s.planFile = '/ws/.vtcode/plans/p.md';
-          return { kind: 'awaiting_approval', planFile: s.planFile } as SessionStop;
-        },
-        onDecide: () => ({ kind: 'completed', summary: 'built' }) as SessionStop,
-      });
-    await controller.start('task');
-    const gate = hub.state.gate;
-    assert.ok(gate);
-    assert.equal(gate.planFile, '.vtcode/plans/p.md');
-    assert.equal(await controller.decide('execute', undefined, 'someone-else'), false, 'a wrong request id is refused');
-    assert.equal(await controller.decide('fresh_context', undefined, gate.requestId), true);
-    await new Promise((r) => setImmediate(r));
-    assert.deepEqual(engine.sessions[0]!.calls.slice(1), ['decide fresh_context']);
-    assert.equal(hub.state.gate, null);
   });
 
   it('shows a blocked run with resume offered only when the archive can resume it', async () => {
@@ -296,30 +180,6 @@ describe('session controller', () => {
     const s = engine.sessions[0]!;
     assert.equal(s.cancelled, 1);
     assert.deepEqual(s.calls.slice(1), ['submit /plan off']);
-  });
-
-  it('resumes a session: the panel is rebuilt from the archive and a pending approval comes back', async () => {
-    const { engine, hub, controller } = setup();
-    engine.archived = [
-      { type: 'thread.started', thread_id: 'old', mode: 'plan', task: 't', seq: 1, at: 1 },
-      {
-        type: 'item.completed',
-        turn_id: 't',
-        item: { id: 'u', kind: 'user_message', text: 'Plan the retry' },
-        seq: 2,
-        at: 2,
-      },
-      { type: 'turn.started', turn_id: 't2', seq: 3, at: 3 },
-    ];
-    await controller.resume('old');
-    await new Promise((r) => setImmediate(r));
-    assert.deepEqual(texts(hub), ['Plan the retry']);
-    assert.equal(hub.state.lifecycle.busy, false, 'nothing runs after a resume');
-    assert.equal(hub.state.gate?.planFile, '.vtcode/plans/p.md');
-    assert.equal(contextKeyValues(controller.contextInputs()).state, 'awaitingApproval');
-    assert.equal(await controller.decide('execute'), true);
-    await new Promise((r) => setImmediate(r));
-    assert.deepEqual(engine.sessions[0]!.calls, ['reopen', 'decide execute']);
   });
 
   it('replaces the previous session: it is cancelled and its prompts are closed', async () => {

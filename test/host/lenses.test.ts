@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { VerifyRecord } from '../../src/core/index';
 import { PlanStore } from '../../src/core/plan/store';
 import { trackerFromPlan } from '../../src/core/plan/tracker';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
-import {
-  formatAgo,
-  planLenses,
-  resultLabel,
-  verifyCommandOf,
-  type LensInput,
-  type LensSpec,
-} from '../../src/host/codelens/lenses';
+import { formatAgo, planLenses, resultLabel, type LensInput, type LensSpec } from '../../src/host/codelens/lenses';
 import { PlanFiles } from '../../src/host/session/planFiles';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 
@@ -26,6 +20,23 @@ function input(markdown: string, patch: Partial<LensInput> = {}): LensInput {
     resultOf: () => undefined,
     gateOpen: false,
     revisions: 1,
+    ...patch,
+  };
+}
+
+function record(patch: Partial<VerifyRecord>): VerifyRecord {
+  return {
+    planFile: '/p.md',
+    step: '1',
+    entry: 'x',
+    kind: 'command',
+    command: 'x',
+    status: 'failed',
+    exitCode: null,
+    durationMs: 0,
+    output: '',
+    at: 0,
+    origin: 'person',
     ...patch,
   };
 }
@@ -52,9 +63,10 @@ describe('plan CodeLenses on real plan files', () => {
         let end = lens.line + 1;
         while (end < lines.length && !STEP_LINE.test(lines[end]!) && !/^#/.test(lines[end]!)) end++;
         const block = lines.slice(lens.line, end).join('\n');
-        const command = lens.action.kind === 'runVerify' ? lens.action.command : '';
+        const entry = lens.action.kind === 'runVerify' ? lens.action.entry : '';
+        const command = lens.title.replace(/^▶ /, '');
         assert.ok(block.includes(command), `"${command}" is not in step block:\n${block}`);
-        assert.equal(lens.title, `▶ ${command}`);
+        assert.ok(entry.includes(command), `the lens runs "${command}", which entry "${entry}" holds`);
       }
       const hasRunAll = lenses.some((l) => l.action.kind === 'runAllVerify');
       assert.equal(hasRunAll, verifyLenses(lenses).length > 0);
@@ -93,11 +105,16 @@ describe('plan CodeLenses on real plan files', () => {
         [8, '▶ npm test'],
         [8, '▶ npx tsc --noEmit'],
         [9, '▶ npm run lint'],
-        [11, '$(eye) Check by hand: confirm the README shows the retry section'],
+        [11, '$(eye) Mark checked: confirm the README shows the retry section'],
       ],
     );
-    assert.deepEqual(lenses[1]!.action, { kind: 'runVerify', stepIndex: 1, command: 'npm test' });
-    assert.deepEqual(lenses[3]!.action, { kind: 'runVerify', stepIndex: 2, command: 'npm run lint' });
+    assert.deepEqual(lenses[1]!.action, { kind: 'runVerify', step: '1', entry: 'npm test' });
+    assert.deepEqual(lenses[3]!.action, { kind: 'runVerify', step: '2', entry: 'npm run lint' });
+    assert.deepEqual(lenses[4]!.action, {
+      kind: 'markChecked',
+      step: '3',
+      entry: 'confirm the README shows the retry section',
+    });
   });
 
   it('shows the last result and when it ran', () => {
@@ -106,11 +123,11 @@ describe('plan CodeLenses on real plan files', () => {
     const lenses = planLenses(
       input(markdown, {
         now,
-        resultOf: (step, command) =>
-          command === 'CI=1 npm test'
-            ? { command, exitCode: 0, at: now - 2 * 60_000 }
-            : command === './scripts/check.sh'
-              ? { command, exitCode: 1, at: now - 5_000 }
+        resultOf: (step, entry) =>
+          entry === 'CI=1 npm test'
+            ? record({ entry, status: 'passed', exitCode: 0, at: now - 2 * 60_000 })
+            : entry === './scripts/check.sh'
+              ? record({ entry, status: 'failed', exitCode: 1, at: now - 5_000 })
               : undefined,
       }),
     );
@@ -141,28 +158,17 @@ describe('plan CodeLenses on real plan files', () => {
     }
   });
 
-  it('reads runnable commands out of verify entries', () => {
-    assert.equal(verifyCommandOf('npm test'), 'npm test');
-    assert.equal(verifyCommandOf('the `npm test` suite stays green'), 'npm test');
-    assert.equal(verifyCommandOf('confirm via cargo bench'), 'cargo bench');
-    assert.equal(verifyCommandOf('run pytest -q tests/test_api.py'), 'pytest -q tests/test_api.py');
-    assert.equal(verifyCommandOf('CI=1 npm test'), 'CI=1 npm test');
-    assert.equal(verifyCommandOf('./scripts/check.sh'), './scripts/check.sh');
-    assert.equal(verifyCommandOf('open the panel and confirm a long step shows collapsed'), undefined);
-  });
-
   it('words results and ages', () => {
     assert.equal(formatAgo(3_000), 'just now');
     assert.equal(formatAgo(45_000), '45 s ago');
     assert.equal(formatAgo(2 * 60_000), '2 min ago');
     assert.equal(formatAgo(3 * 3_600_000), '3 h ago');
     assert.equal(formatAgo(50 * 3_600_000), '2 d ago');
-    assert.equal(
-      resultLabel({ command: 'x', exitCode: null, at: 0, timedOut: true }, 120_000),
-      '✗ timed out · 2 min ago',
-    );
-    assert.equal(resultLabel({ command: 'x', exitCode: null, at: 0 }, 0), '✗ stopped · just now');
-    assert.equal(resultLabel({ command: 'x', exitCode: null, at: 0, running: true }, 0), '$(sync~spin) running…');
+    assert.equal(resultLabel(record({ status: 'timed_out' }), 120_000), '✗ timed out · 2 min ago');
+    assert.equal(resultLabel(record({ status: 'cancelled' }), 0), '✗ cancelled · just now');
+    assert.equal(resultLabel(record({ status: 'failed' }), 0), '✗ did not run · just now');
+    assert.equal(resultLabel(record({ status: 'running' }), 0), '$(sync~spin) running…');
+    assert.equal(resultLabel(record({ status: 'checked', kind: 'check' }), 0), '✓ checked just now');
   });
 });
 

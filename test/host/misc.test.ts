@@ -3,14 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ModelError, type ModelClient, type ModelStreamEvent } from '../../src/core/agent/model';
 import { ObservedModelClient } from '../../src/host/adapters/observedModel';
-import { VerifyResults } from '../../src/host/codelens/verifyResults';
 import { ContextKeySync } from '../../src/host/contextKeySync';
 import { DisposableStore, once } from '../../src/host/disposables';
 import { adviceForMissingKey, adviceForSettings } from '../../src/host/errors';
 import { HostLog } from '../../src/host/log';
 import { listModels } from '../../src/host/models';
 import { signalOf, anySignal } from '../../src/host/cancellation';
-import { withLastVerify } from '../../src/host/verify/trackerPatch';
 
 describe('disposables', () => {
   it('disposes newest first, once, and disposes late additions at once', () => {
@@ -207,44 +205,6 @@ describe('small host pieces', () => {
       'planwise.pendingGrant=false',
       'planwise.busy=true',
     ]);
-  });
-
-  it('keeps the last verify result per plan, step and command, and tells listeners', () => {
-    const results = new VerifyResults();
-    const seen: string[] = [];
-    results.onDidRecord((e) => seen.push(`${e.stepIndex} ${e.record.command} ${e.record.exitCode}`));
-    results.record('/p.md', 1, { command: 'npm test', exitCode: 1, at: 1 });
-    results.record('/p.md', 1, { command: 'npm test', exitCode: 0, at: 2 });
-    results.record('/q.md', 1, { command: 'npm test', exitCode: 3, at: 3 });
-    assert.equal(results.get('/p.md', 1, 'npm test')?.exitCode, 0);
-    assert.equal(results.get('/p.md', 2, 'npm test'), undefined);
-    results.clear('/p.md');
-    assert.equal(results.get('/p.md', 1, 'npm test'), undefined);
-    assert.equal(results.get('/q.md', 1, 'npm test')?.exitCode, 3);
-    assert.deepEqual(seen, ['1 npm test 1', '1 npm test 0', '1 npm test 3']);
-  });
-
-  it('puts a verify result on the matching tracker item only', () => {
-    const tracker = {
-      title: 'T',
-      items: [
-        { path: '1', description: 'a', status: 'pending' as const, files: [], verify: [], children: [] },
-        {
-          path: '2',
-          description: 'b',
-          status: 'in_progress' as const,
-          files: [],
-          verify: ['npm test'],
-          children: [
-            { path: '2.1', description: 'c', status: 'pending' as const, files: [], verify: [], children: [] },
-          ],
-        },
-      ],
-    };
-    const lv = { command: 'npm test', exitCode: 0, at: 9 };
-    assert.deepEqual(withLastVerify(tracker, '2.1', lv)?.items[1]?.children[0]?.lastVerify, lv);
-    assert.equal(withLastVerify(tracker, '2.1', lv)?.items[0], tracker.items[0], 'untouched items keep their identity');
-    assert.equal(withLastVerify(tracker, '7', lv), undefined);
   });
 
   it('advises on a missing key and on bad settings with the fixing action', () => {

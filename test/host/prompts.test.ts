@@ -62,6 +62,18 @@ function fakeSurface(visible: boolean) {
 }
 
 const REQUEST: PlanApprovalRequest = {
+  // The engine's card, as `plan.approval.requested` carries it: the host renders it unchanged.
+  card: {
+    title: 'Retry uploads',
+    summary: 'Retry on 503',
+    steps: ['Add retry loop', 'Log attempts'],
+    moreSteps: 3,
+    validation: { valid: false, problems: ['line 9: step 2 has no verify'] },
+    contextPercent: 57.5,
+    revision: 2,
+    proposedDuringExecution: true,
+    previousRevision: '/ws/.vtcode/plans/p.history/001.md',
+  },
   planFile: '/ws/.vtcode/plans/p.md',
   title: 'Retry uploads',
   summary: 'Retry on 503',
@@ -94,7 +106,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending,
       surface: ui.surface,
-      validate: async () => ({ valid: false, problems: ['line 9: step 2 has no verify'] }),
       relativePath: (p) => p.replace('/ws/', ''),
     });
     const decision = approver.approvePlan(REQUEST);
@@ -109,6 +120,7 @@ describe('approvals through the pending table', () => {
         title: 'Retry uploads',
         summary: 'Retry on 503',
         steps: ['Add retry loop', 'Log attempts'],
+        moreSteps: 3,
         validation: { valid: false, problems: ['line 9: step 2 has no verify'] },
         contextPercent: 57.5,
         proposedDuringExecution: true,
@@ -129,7 +141,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending,
       surface: ui.surface,
-      validate: async () => ({ valid: true, problems: [] }),
       relativePath: (p) => p,
     });
     void approver.approvePlan(REQUEST);
@@ -147,7 +158,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending,
       surface: ui.surface,
-      validate: async () => ({ valid: true, problems: [] }),
       relativePath: (p) => p,
     });
     const controller = new AbortController();
@@ -166,7 +176,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending,
       surface: ui.surface,
-      validate: async () => ({ valid: true, problems: [] }),
       relativePath: (p) => p,
     });
     const granted = approver.grantMore('session_tool_calls', 400, 400);
@@ -192,7 +201,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending: new PendingRequests(),
       surface: ui.surface,
-      validate: async () => ({ valid: true, problems: [] }),
       relativePath: (p) => p,
     });
     ui.answerConfirm(true);
@@ -210,7 +218,6 @@ describe('approvals through the pending table', () => {
     const approver = new HostApprover({
       pending,
       surface: ui.surface,
-      validate: async () => ({ valid: true, problems: [] }),
       relativePath: (p) => p,
     });
     const answer = approver.enterPlanning('the repository layout changed');

@@ -22,6 +22,8 @@ function fakeActions(answer = true) {
     answerGrantMore: rec('answerGrantMore', answer),
     openFile: rec('openFile', Promise.resolve()),
     runVerify: rec('runVerify', Promise.resolve()),
+    cancelVerify: rec('cancelVerify', Promise.resolve()),
+    markChecked: rec('markChecked', Promise.resolve()),
     compareRevisions: rec('compareRevisions', Promise.resolve()),
     resume: rec('resume', Promise.resolve()),
     setApiKey: rec('setApiKey', Promise.resolve()),
@@ -61,7 +63,12 @@ describe('panel message routing', () => {
     [{ type: 'enterPlanningResponse', requestId: 'e-1', accept: true }, ['answerEnterPlanning', 'e-1', true]],
     [{ type: 'grantMore', requestId: 'g-1', grant: false }, ['answerGrantMore', 'g-1', false]],
     [{ type: 'openFile', path: 'src/a.ts', line: 12 }, ['openFile', 'src/a.ts', 12]],
-    [{ type: 'runVerify', itemPath: '2.1', command: 'npm test' }, ['runVerify', '2.1', 'npm test']],
+    [{ type: 'runVerify', itemPath: '2.1', entry: 'npm test' }, ['runVerify', '2.1', 'npm test']],
+    [{ type: 'cancelVerify', itemPath: '2', entry: 'npm test' }, ['cancelVerify', '2', 'npm test']],
+    [
+      { type: 'markChecked', itemPath: '3', entry: 'confirm the panel shows the plan' },
+      ['markChecked', '3', 'confirm the panel shows the plan'],
+    ],
     [{ type: 'compareRevisions' }, ['compareRevisions']],
     [{ type: 'resume', sessionId: 'sabc' }, ['resume', 'sabc']],
     [{ type: 'setApiKey' }, ['setApiKey']],
@@ -103,7 +110,7 @@ describe('panel message routing', () => {
     { type: 'submit', text: '' },
     { type: 'approvalResponse', requestId: 'a', decision: 'approve_yourself' },
     { type: 'openFile', path: 'a', line: 0 },
-    { type: 'runVerify', itemPath: '0', command: 'npm test' },
+    { type: 'runVerify', itemPath: '0', entry: 'npm test' },
     { type: 'setMode', mode: 'yolo' },
   ];
   for (const message of malformed) {

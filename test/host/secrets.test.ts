@@ -202,7 +202,6 @@ describe('the key never leaks from a session', () => {
       translator: new EventTranslator({ relativePath: (p) => p }),
       pending: new PendingRequests(),
       flags: () => ({ hasApiKey: keys.known.length > 0, trusted: true }),
-      describeGate: async () => assert.fail('no gate in this run'),
       log,
     });
     await controller.start('check the .env handling');

@@ -4,6 +4,7 @@ import type { ThreadEvent, ThreadEventBody, LifecycleState } from '../../src/cor
 import type { ApprovalDecision } from '../../src/core/lifecycle/ports';
 import type { Session, SessionStop } from '../../src/core/session/api';
 import type { EngineAccess } from '../../src/host/session/controller';
+import { Verifier } from '../../src/core/index';
 
 export type Step = (s: FakeSession) => Promise<SessionStop | undefined> | SessionStop | undefined;
 
@@ -14,6 +15,7 @@ export class FakeSession implements Session {
   mode: 'plan' | 'build' = 'plan';
   planFile: string | undefined;
   readonly calls: string[] = [];
+  readonly verifier = new Verifier({ cwd: () => '/', now: () => 0 });
   cancelled = 0;
   onStart: Step = () => ({ kind: 'completed', summary: 'done' });
   onSubmit: Step = () => undefined;
@@ -47,15 +49,11 @@ export class FakeSession implements Session {
     this.calls.push('reopen');
     return this.onReopen(this);
   }
-  async recordVerify(
-    planFile: string,
-    step: number,
-    result: { command: string; exitCode: number | null },
-  ): Promise<void> {
-    this.calls.push(`verify ${planFile} ${step} ${result.command} ${result.exitCode}`);
-  }
   cancel(): void {
     this.cancelled++;
+  }
+  dispose(): void {
+    this.calls.push('dispose');
   }
 }
 

@@ -160,6 +160,7 @@ describe('engine events → panel deltas', () => {
           title: 't',
           summary: '',
           steps: [],
+          moreSteps: 0,
           validation: { valid: true, problems: [] },
           contextPercent: 60,
           proposedDuringExecution: false,
@@ -241,14 +242,44 @@ describe('engine events → panel deltas', () => {
           status: 'completed',
           files: ['src/a.ts'],
           verify: ['npm test'],
-          lastVerify: { command: 'npm test', exitCode: 0, at: 5 },
-          children: [{ path: '1.1', description: 'sub', status: 'pending', files: [], verify: [], children: [] }],
+          entries: [
+            {
+              kind: 'command',
+              text: 'npm test',
+              command: 'npm test',
+              result: { status: 'passed', exitCode: 0, at: 5, durationMs: 9 },
+            },
+          ],
+          awaitingCheck: false,
+          children: [
+            {
+              path: '1.1',
+              description: 'sub',
+              status: 'pending',
+              files: [],
+              verify: ['confirm the log shows three attempts'],
+              entries: [{ kind: 'check', text: 'confirm the log shows three attempts' }],
+              awaitingCheck: false,
+              children: [],
+            },
+          ],
         },
       ],
+      counts: { done: 0, inProgress: 0, pending: 1, blocked: 0, total: 1 },
+      percent: 0,
     });
     assert.equal(h.state.tracker?.planFile, '.vtcode/plans/x.md');
     assert.equal(h.state.tracker?.items[0]?.children[0]?.path, '1.1');
-    assert.deepEqual(h.state.tracker?.items[0]?.lastVerify, { command: 'npm test', exitCode: 0, at: 5 });
+    assert.deepEqual(h.state.tracker?.items[0]?.entries[0]?.result, {
+      status: 'passed',
+      exitCode: 0,
+      at: 5,
+      durationMs: 9,
+    });
+    assert.equal(h.state.tracker?.items[0]?.children[0]?.entries[0]?.kind, 'check');
+    // The engine's counts travel as they are: the translator counts nothing.
+    assert.deepEqual(h.state.tracker?.counts, { done: 0, inProgress: 0, pending: 1, blocked: 0, total: 1 });
+    assert.equal(h.state.tracker?.percent, 0);
   });
 
   it('turns errors into error notices and unrecoverable ones end the busy state', () => {

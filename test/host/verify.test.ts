@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
-import { VerifyResults } from '../../src/host/codelens/verifyResults';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { TrustGatedRunner, TrustState } from '../../src/host/trust';
 import { VerifyService } from '../../src/host/verify/verifyService';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+
+const QUOTED = `node -e "require('./src/format').formatJson([])"`;
+const HUNG = `node -e "setInterval(() => {}, 1000)"`;
 
 const PLAN = `# Retry uploads
 
@@ -16,6 +20,8 @@ Retry uploads on 503.
 
 1. Add the retry loop -> files: [src/upload.js] -> verify: [node ok.js, node fail.js]
 2. Document it -> files: [README.md] -> verify: confirm the README shows the retry section
+3. Format JSON -> files: [src/format.js] -> verify: ${QUOTED}
+4. Wait forever -> files: [src/hang.js] -> verify: ${HUNG}
 
 ## Test Cases and Validation
 
@@ -26,67 +32,138 @@ Retry uploads on 503.
 - three attempts
 `;
 
-describe('verify runs from lenses and the panel', () => {
+describe('verify runs from lenses and the panel (the engine verifier)', () => {
   let ws: TempWorkspace;
   let clock: number;
   beforeEach(() => {
     ws = makeTempWorkspace({
       'ok.js': 'console.log("all good")',
       'fail.js': 'console.error("1 failing"); process.exit(3)',
+      'src/format.js':
+        'exports.formatJson = (v) => { require("fs").writeFileSync("formatted.txt", JSON.stringify(v)); };',
       '.vtcode/plans/retry.md': PLAN,
     });
     clock = 1_000;
   });
   afterEach(() => ws.cleanup());
 
-  function service(trusted = true) {
+  function service(trusted = true, timeoutMs?: number) {
     const trust = new TrustState(trusted);
-    const results = new VerifyResults();
-    const verify = new VerifyService({
+    const verifier = new Verifier({
       runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
-      trust,
-      results,
       cwd: () => ws.root,
       now: () => (clock += 1000),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
-    return { trust, results, verify };
+    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8') });
+    const records: VerifyRecord[] = [];
+    verifier.onRecorded((r) => records.push(r));
+    return { trust, verifier, verify, records };
   }
 
-  it('runs a command in the workspace and records its exit code and output, showing it on the lens', async () => {
-    const { results, verify } = service();
-    const plan = ws.path('.vtcode/plans/retry.md');
-    const states: string[] = [];
-    results.onDidRecord((e) => states.push(e.record.running ? 'running' : `exit ${e.record.exitCode}`));
-    const r = await verify.run(plan, 1, 'node fail.js');
-    assert.equal(r.exitCode, 3);
-    assert.deepEqual(states, ['running', 'exit 3']);
-    const lenses = planLenses({
+  const lensTitles = (verifier: Verifier, plan: string, now: number) =>
+    planLenses({
       markdown: PLAN,
       trusted: true,
-      now: clock + 3000,
-      resultOf: (step, command) => results.get(plan, step, command),
+      now,
+      resultOf: (step, entry) => verifier.latest(plan, step, entry),
+      gateOpen: false,
+      revisions: 1,
+    }).map((l) => l.title);
+
+  it('runs a command in the workspace and records its exit code and output, shown on the lens', async () => {
+    const { verifier, verify, records } = service();
+    const plan = ws.path('.vtcode/plans/retry.md');
+    const r = await verify.run(plan, '1', 'node fail.js');
+    assert.equal(r.exitCode, 3);
+    assert.equal(r.status, 'failed');
+    assert.match(r.output, /1 failing/);
+    assert.deepEqual(
+      records.map((x) => x.status),
+      ['running', 'failed'],
+    );
+    const titles = lensTitles(verifier, plan, clock + 3000);
+    assert.ok(titles.includes('▶ node fail.js  ✗ exit 3 · just now'), titles.join('\n'));
+    assert.ok(titles.includes('▶ node ok.js'));
+    // Minutes later the same result reads differently: the lens text is computed at each refresh.
+    assert.ok(lensTitles(verifier, plan, clock + 180_000).includes('▶ node fail.js  ✗ exit 3 · 3 min ago'));
+  });
+
+  it(`runs ${QUOTED} exactly as written (no quote stripped) and reports it on the lens`, async () => {
+    const { verifier, verify } = service();
+    const plan = ws.path('.vtcode/plans/retry.md');
+    const titles = lensTitles(verifier, plan, clock);
+    assert.ok(titles.includes(`▶ ${QUOTED}`), titles.join('\n'));
+    const r = await verify.run(plan, '3', QUOTED);
+    assert.equal(r.status, 'passed', r.output);
+    assert.equal(r.command, QUOTED);
+    assert.equal(readFileSync(ws.path('formatted.txt'), 'utf8'), '[]');
+    assert.ok(lensTitles(verifier, plan, clock).includes(`▶ ${QUOTED}  ✓ passed just now`));
+  });
+
+  it('a hung verify never blocks the next one, shows a Cancel lens, and is cancelled from it', async () => {
+    const { verifier, verify } = service();
+    const plan = ws.path('.vtcode/plans/retry.md');
+    const hung = verify.run(plan, '4', HUNG);
+    const next = await verify.run(plan, '1', 'node ok.js');
+    assert.equal(next.status, 'passed', 'the next lens ran while the first still hangs');
+    assert.equal(verifier.isRunning(plan, '4', HUNG), true);
+    const specs = planLenses({
+      markdown: PLAN,
+      trusted: true,
+      now: clock,
+      resultOf: (step, entry) => verifier.latest(plan, step, entry),
       gateOpen: false,
       revisions: 1,
     });
-    assert.ok(lenses.some((l) => l.title === '▶ node fail.js  ✗ exit 3 · just now'));
-    assert.ok(lenses.some((l) => l.title === '▶ node ok.js'));
+    const cancel = specs.find((l) => l.action.kind === 'cancelVerify');
+    assert.deepEqual(cancel?.action, { kind: 'cancelVerify', step: '4', entry: HUNG });
+    assert.equal(verify.cancel(plan, '4', HUNG), true);
+    const r = await hung;
+    assert.equal(r.status, 'cancelled');
+    assert.equal(verifier.isRunning(plan, '4', HUNG), false);
+    assert.ok(lensTitles(verifier, plan, clock).includes(`▶ ${HUNG}  ✗ cancelled · just now`));
   });
 
-  it('runs every verify command of the plan and counts manual checks separately', async () => {
-    const { results, verify } = service();
-    const outputs: string[] = [];
-    results.onDidRecord((e) => e.output !== undefined && outputs.push(e.output.trim()));
-    const summary = await verify.runAll(ws.path('.vtcode/plans/retry.md'), PLAN);
-    assert.deepEqual(summary, { passed: 1, failed: 1, manual: 1 });
-    assert.deepEqual(outputs, ['all good', '1 failing']);
+  it('stops a run at the one verify timeout and says so', async () => {
+    const { verify } = service(true, 300);
+    const r = await verify.run(ws.path('.vtcode/plans/retry.md'), '4', HUNG);
+    assert.equal(r.status, 'timed_out');
+    assert.match(r.output, /\(timed out after \d+ s\)/);
+  });
+
+  it('runs every command entry of the plan and counts checks separately', async () => {
+    const { verify, records } = service();
+    const summary = await verify.runAll(ws.path('.vtcode/plans/retry.md'), AbortSignal.timeout(1500));
+    // step 4 hangs until the signal stops it: it counts as failed, and Run All ends.
+    assert.deepEqual(summary, { passed: 2, failed: 2, manual: 1 });
+    const outputs = records.filter((r) => r.status !== 'running').map((r) => [r.entry, r.status]);
+    assert.deepEqual(outputs, [
+      ['node ok.js', 'passed'],
+      ['node fail.js', 'failed'],
+      [QUOTED, 'passed'],
+      [HUNG, 'cancelled'],
+    ]);
+  });
+
+  it('marks a check signed by the person, refuses entries the plan does not hold', async () => {
+    const { verifier, verify } = service();
+    const plan = ws.path('.vtcode/plans/retry.md');
+    const check = 'confirm the README shows the retry section';
+    assert.ok(lensTitles(verifier, plan, clock).includes(`$(eye) Mark checked: ${check}`));
+    const r = await verify.markChecked(plan, '2', check);
+    assert.equal(r.status, 'checked');
+    assert.ok(lensTitles(verifier, plan, clock).includes(`$(pass) ${check}  ✓ checked just now`));
+    await assert.rejects(verify.run(plan, '1', 'rm -rf /'), /no verify entry/);
+    await assert.rejects(verify.markChecked(plan, '1', 'node ok.js'), /is a command/);
   });
 
   it('refuses in Restricted Mode with the explanation, and works once trust is granted', async () => {
     const { trust, verify } = service(false);
     const plan = ws.path('.vtcode/plans/retry.md');
-    await assert.rejects(verify.run(plan, 1, 'node ok.js'), /Restricted Mode/);
-    await assert.rejects(verify.runAll(plan, PLAN), /Restricted Mode/);
+    await assert.rejects(verify.run(plan, '1', 'node ok.js'), /Restricted Mode/);
+    await assert.rejects(verify.runAll(plan), /Restricted Mode/);
     trust.grant();
-    assert.equal((await verify.run(plan, 1, 'node ok.js')).exitCode, 0);
+    assert.equal((await verify.run(plan, '1', 'node ok.js')).exitCode, 0);
   });
 });

@@ -14,6 +14,9 @@ const question = {
   ],
 };
 
+/** Lets the session's verifier listeners apply their tracker updates. */
+const settled = () => new Promise((r) => setTimeout(r, 50));
+
 const buildPlan = samplePlan('Add a greeting helper', 'src/greet.js', 'node src/check.js');
 
 describe('planning lifecycle and the build agent', () => {
@@ -253,18 +256,37 @@ describe('planning lifecycle and the build agent', () => {
     });
   }
 
-  it('verify results recorded by the host complete a step only when every check passed', async () => {
+  it('verify results from a person (lens, panel) complete a step only when its verify passed, for its plan only', async () => {
     h = await startHarness([sse.textTurn(planResponse(samplePlan()))], { config: { interactive: false } });
     await h.session.start('plan');
     const planFile = h.session.planFile!;
-    const command = 'node -e "process.exit(0)"';
-    await h.session.recordVerify(planFile, 1, { command, exitCode: 1, at: 1, output: 'boom' });
+    const verifier = h.session.verifier;
+    const failing = {
+      kind: 'command' as const,
+      text: 'node -e "process.exit(3)"',
+      command: 'node -e "process.exit(3)"',
+    };
+    const entry = { kind: 'command' as const, text: 'node -e "process.exit(0)"', command: 'node -e "process.exit(0)"' };
+    // A failure of a command the plan does not hold still shows; it puts the step in progress.
+    await verifier.run(planFile, '1', failing, 'person');
+    await settled();
     assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'in_progress');
-    await h.session.recordVerify('/elsewhere/other.md', 1, { command, exitCode: 0, at: 2 });
+    await verifier.run('/elsewhere/other.md', '1', entry, 'person');
+    await settled();
     assert.equal(h.eventsOf('tracker.updated').at(-1)!.items[0]!.status, 'in_progress', 'another plan is ignored');
-    await h.session.recordVerify(planFile, 1, { command, exitCode: 0, at: 3 });
+    const r = await verifier.run(planFile, '1', entry, 'person');
+    await settled();
+    assert.equal(r.status, 'passed');
     const last = h.eventsOf('tracker.updated').at(-1)!.items[0]!;
     assert.equal(last.status, 'completed');
-    assert.deepEqual(last.lastVerify, { command, exitCode: 0, at: 3, output: '' });
+    assert.equal(last.entries[0]!.result?.status, 'passed');
+    const recorded = h.eventsOf('verify.recorded').filter((e) => e.status !== 'running');
+    assert.deepEqual(
+      recorded.map((e) => [e.entry, e.status, e.exit_code, e.origin]),
+      [
+        [failing.text, 'failed', 3, 'person'],
+        [entry.text, 'passed', 0, 'person'],
+      ],
+    );
   });
 });

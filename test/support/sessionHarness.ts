@@ -32,6 +32,7 @@ export interface ScriptedPeople {
   grants: { kind: string; used: number; max: number }[];
   commands: string[];
   planningProposals: string[];
+  checks: { step: string; check: string }[];
 }
 
 export interface HarnessOptions {
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   approveCommand?: (command: string) => boolean;
   /** The answer to "Enter planning workflow?"; absent: the approver cannot ask it. */
   enterPlanning?: boolean;
+  /** The person's answer to "does this check hold?" (the interactive CLI); absent: never asked. */
+  signOffCheck?: (step: string, check: string) => boolean;
   archiveDir?: string;
   workspace?: TempWorkspace;
   /** Transport retries of the model client (default 0; waits are skipped). */
@@ -65,7 +68,14 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
   const server = await ScriptedServer.start(script);
   const ws = opts.workspace ?? makeTempWorkspace(opts.files ?? { 'README.md': '# demo\n' });
   const archiveDir = opts.archiveDir ?? mkdtempSync(join(tmpdir(), 'planwise-archive-'));
-  const people: ScriptedPeople = { interviews: [], approvals: [], grants: [], commands: [], planningProposals: [] };
+  const people: ScriptedPeople = {
+    interviews: [],
+    approvals: [],
+    grants: [],
+    commands: [],
+    planningProposals: [],
+    checks: [],
+  };
   const events: ThreadEvent[] = [];
 
   const build = (o: HarnessOptions) => {
@@ -93,6 +103,14 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
             enterPlanning: async (reason: string | undefined) => {
               people.planningProposals.push(reason ?? '');
               return o.enterPlanning!;
+            },
+          }
+        : {}),
+      ...(o.signOffCheck !== undefined
+        ? {
+            signOffCheck: async (step: string, check: string) => {
+              people.checks.push({ step, check });
+              return o.signOffCheck!(step, check);
             },
           }
         : {}),

@@ -1,8 +1,8 @@
 import { mountPanel } from './panelHarness';
 import assert from 'node:assert/strict';
 import { fireEvent, within } from '@testing-library/preact';
-import { countTracker, describeVerify } from '../../webview/components/TodoTree';
-import { budget, tracker } from './scenes';
+import { describeVerify } from '../../webview/components/TodoTree';
+import { agedTracker, budget } from './scenes';
 
 function executing(trusted = true) {
   const p = mountPanel({ state: { flags: { hasApiKey: true, trusted } } });
@@ -10,27 +10,65 @@ function executing(trusted = true) {
   p.update([
     { op: 'lifecycle.set', lifecycle: { state: 'executing', mode: 'build', busy: true } },
     { op: 'budget.set', budget: budget(6, 8, 3000) },
-    {
-      op: 'tracker.set',
-      tracker: {
-        ...tracker,
-        items: tracker.items.map((i) => ({
-          ...i,
-          lastVerify: i.lastVerify && { ...i.lastVerify, at: now - 120_000 },
-          children: i.children.map((c) => ({ ...c, lastVerify: c.lastVerify && { ...c.lastVerify, at: now - 5_000 } })),
-        })),
-      },
-    },
+    { op: 'tracker.set', tracker: agedTracker(now, 120_000, 5_000) },
   ]);
   return p;
 }
 
 describe('panel: executing with the task tracker', () => {
-  it('counts every item at every depth in the header', () => {
+  it("shows the engine's counts and percent in the header, and counts nothing itself", () => {
     const p = executing();
     const section = p.getByRole('region', { name: 'Task tracker' });
     assert.match(section.textContent!, /2\/6 done · 2 in progress · 1 blocked · 1 pending · 33%/);
     assert.equal(section.querySelector('progress')?.getAttribute('value'), '33');
+    // Whatever the engine says is shown, even for the same items.
+    const now = Date.now();
+    const t = agedTracker(now, 0, 0);
+    p.update([
+      {
+        op: 'tracker.set',
+        tracker: { ...t, counts: { done: 4, inProgress: 0, pending: 2, blocked: 0, total: 6 }, percent: 66 },
+      },
+    ]);
+    assert.match(section.textContent!, /4\/6 done · 2 pending · 66%/);
+  });
+
+  it('shows "Awaiting your check" on the step and signs the check off with "Mark checked"', () => {
+    const p = executing();
+    const row = p.getByText('Show the counter on the dashboard').closest('li')!;
+    assert.ok(
+      within(row as HTMLElement)
+        .getByRole('status')
+        .textContent!.includes('Awaiting your check'),
+    );
+    assert.equal(p.getByText('Read limits from config').closest('li')!.querySelector('.pw-awaiting-check'), null);
+    fireEvent.click(p.getByLabelText('Mark checked: open the dashboard and confirm the counter shows 429s'));
+    assert.deepEqual(p.sent('markChecked'), [
+      { type: 'markChecked', itemPath: '5', entry: 'open the dashboard and confirm the counter shows 429s' },
+    ]);
+  });
+
+  it('offers Cancel while a verify runs', () => {
+    const p = executing();
+    const now = Date.now();
+    const t = agedTracker(now, 120_000, 5_000);
+    const running = {
+      ...t,
+      items: t.items.map((i) =>
+        i.path === '1'
+          ? {
+              ...i,
+              entries: [
+                { ...i.entries[0]!, result: { status: 'running' as const, exitCode: null, at: now, durationMs: 0 } },
+              ],
+            }
+          : i,
+      ),
+    };
+    p.update([{ op: 'tracker.set', tracker: running }]);
+    fireEvent.click(p.getByRole('button', { name: 'Expand step 1' }));
+    fireEvent.click(p.getByLabelText('Cancel npm test'));
+    assert.deepEqual(p.sent('cancelVerify'), [{ type: 'cancelVerify', itemPath: '1', entry: 'npm test' }]);
   });
 
   it('shows a status icon for each status', () => {
@@ -57,7 +95,7 @@ describe('panel: executing with the task tracker', () => {
     fireEvent.click(p.getByRole('link', { name: 'src/server/health.ts' }));
     assert.deepEqual(p.sent('openFile'), [{ type: 'openFile', path: 'src/server/health.ts' }]);
     fireEvent.click(p.getByLabelText('Run npm test -- health'));
-    assert.deepEqual(p.sent('runVerify'), [{ type: 'runVerify', itemPath: '2.2', command: 'npm test -- health' }]);
+    assert.deepEqual(p.sent('runVerify'), [{ type: 'runVerify', itemPath: '2.2', entry: 'npm test -- health' }]);
     assert.ok(p.getByText(/exit 1, just now/));
     fireEvent.click(p.getByRole('button', { name: 'Expand step 1' }));
     assert.ok(p.getByText(/passed 2 min ago/));
@@ -87,11 +125,17 @@ describe('panel: executing with the task tracker', () => {
   });
 
   it('describes verify results', () => {
-    assert.deepEqual(describeVerify({ command: 'x', exitCode: null, at: 0 }, 3_600_000), {
-      text: 'stopped before it finished, 1 h ago',
+    const r = { exitCode: null, at: 0, durationMs: 0 };
+    assert.deepEqual(describeVerify({ ...r, status: 'cancelled' }, 3_600_000), {
+      text: 'cancelled, 1 h ago',
       ok: false,
     });
-    assert.deepEqual(countTracker([]), { pending: 0, in_progress: 0, completed: 0, blocked: 0, total: 0, percent: 0 });
+    assert.deepEqual(describeVerify({ ...r, status: 'timed_out' }, 0), { text: 'timed out, just now', ok: false });
+    assert.deepEqual(describeVerify({ ...r, status: 'checked' }, 120_000), { text: 'checked 2 min ago', ok: true });
+    assert.deepEqual(describeVerify({ ...r, status: 'failed', exitCode: 2 }, 0), {
+      text: 'exit 2, just now',
+      ok: false,
+    });
   });
 });
 

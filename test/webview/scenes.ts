@@ -81,7 +81,8 @@ export const gate: Gate = {
     'Add tests for bursts and refill',
     'Document the settings in README.md',
     'Add a dashboard counter',
-  ],
+  ].slice(0, 5),
+  moreSteps: 2,
   validation: { valid: true, problems: [] },
   contextPercent: 62,
   proposedDuringExecution: false,
@@ -89,6 +90,14 @@ export const gate: Gate = {
   planFile: '.vtcode/plans/rate-limiting.md',
 };
 
+const cmd = (text: string, result?: { status: 'passed' | 'failed'; exitCode: number }) => ({
+  kind: 'command' as const,
+  text,
+  command: text,
+  ...(result ? { result: { ...result, at: 0, durationMs: 1200 } } : {}),
+});
+
+/** A tracker as the engine announces it: parsed verify entries, their results, and its own counts (leaves). */
 export const tracker: Tracker = {
   title: 'Rate limiting for the public API',
   planFile: '.vtcode/plans/rate-limiting.md',
@@ -98,8 +107,8 @@ export const tracker: Tracker = {
       description: 'Add `rateLimit.ts` with a token bucket',
       status: 'completed',
       files: ['src/server/rateLimit.ts'],
-      verify: ['npm test'],
-      lastVerify: { command: 'npm test', exitCode: 0, at: 0 },
+      entries: [cmd('npm test', { status: 'passed', exitCode: 0 })],
+      awaitingCheck: false,
       children: [],
     },
     {
@@ -107,14 +116,16 @@ export const tracker: Tracker = {
       description: 'Wire the limiter into the app',
       status: 'in_progress',
       files: ['src/server/app.ts'],
-      verify: ['npm run typecheck'],
+      entries: [cmd('npm run typecheck')],
+      awaitingCheck: false,
       children: [
         {
           path: '2.1',
           description: 'Register before the router',
           status: 'completed',
           files: [],
-          verify: [],
+          entries: [],
+          awaitingCheck: false,
           children: [],
         },
         {
@@ -122,23 +133,57 @@ export const tracker: Tracker = {
           description: 'Skip health checks',
           status: 'in_progress',
           files: ['src/server/health.ts'],
-          verify: ['npm test -- health'],
-          lastVerify: { command: 'npm test -- health', exitCode: 1, at: 0 },
+          entries: [cmd('npm test -- health', { status: 'failed', exitCode: 1 })],
+          awaitingCheck: false,
           children: [],
         },
       ],
     },
-    { path: '3', description: 'Read limits from config', status: 'pending', files: [], verify: [], children: [] },
+    {
+      path: '3',
+      description: 'Read limits from config',
+      status: 'pending',
+      files: [],
+      entries: [],
+      awaitingCheck: false,
+      children: [],
+    },
     {
       path: '4',
       description: 'Return 429 with Retry-After',
       status: 'blocked',
       files: [],
-      verify: [],
+      entries: [],
+      awaitingCheck: false,
+      children: [],
+    },
+    {
+      path: '5',
+      description: 'Show the counter on the dashboard',
+      status: 'in_progress',
+      files: ['src/dashboard.ts'],
+      entries: [{ kind: 'check', text: 'open the dashboard and confirm the counter shows 429s' }],
+      awaitingCheck: true,
       children: [],
     },
   ],
+  counts: { done: 2, inProgress: 2, pending: 1, blocked: 1, total: 6 },
+  percent: 33,
 };
+
+/** The tracker with its results `age` ms old at `now` (children `childAge`). */
+export function agedTracker(now: number, age: number, childAge: number): Tracker {
+  const at = (e: Tracker['items'][number]['entries'][number], a: number) =>
+    e.result ? { ...e, result: { ...e.result, at: now - a } } : e;
+  return {
+    ...tracker,
+    items: tracker.items.map((i) => ({
+      ...i,
+      entries: i.entries.map((e) => at(e, age)),
+      children: i.children.map((c) => ({ ...c, entries: c.entries.map((e) => at(e, childAge)) })),
+    })),
+  };
+}
 
 export interface Scene {
   name: string;
@@ -157,17 +202,7 @@ export function sessionScenes(now: number): Scene[] {
     'there is no limiter yet.\n\n- `express` handles routing\n- Redis is available via `src/db/redis.ts`\n\n',
     'One decision is yours before I write the plan.',
   ].join(' ');
-  const executingTracker: Tracker = {
-    ...tracker,
-    items: tracker.items.map((i) => ({
-      ...i,
-      lastVerify: i.lastVerify ? { ...i.lastVerify, at: now - 120_000 } : undefined,
-      children: i.children.map((c) => ({
-        ...c,
-        lastVerify: c.lastVerify ? { ...c.lastVerify, at: now - 30_000 } : undefined,
-      })),
-    })),
-  };
+  const executingTracker = agedTracker(now, 120_000, 30_000);
   return [
     {
       name: 'planning',

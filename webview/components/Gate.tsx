@@ -12,8 +12,6 @@ import { FileLink } from './FileLink';
 import { RichText } from './RichText';
 import { pure } from '../pure';
 
-/** Steps shown before "…and N more steps". */
-export const VISIBLE_STEPS = 5;
 /** At or above this context use, a fresh thread is marked recommended. */
 export const FRESH_CONTEXT_THRESHOLD = 50;
 
@@ -49,8 +47,9 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
 
   const percent = Math.round(gate.contextPercent);
   const recommendFresh = gate.contextPercent >= FRESH_CONTEXT_THRESHOLD;
-  const shown = gate.steps.slice(0, VISIBLE_STEPS);
-  const hidden = gate.steps.length - shown.length;
+  // The engine elided the steps already: it sends the first few and how many it left out.
+  const shown = gate.steps;
+  const hidden = gate.moreSteps;
 
   return (
     <section class="pw-gate pw-card" aria-labelledby={titleId}>

@@ -1,8 +1,11 @@
 /**
- * The task tracker as a tree of any depth: status icons, a header with counts and percent,
- * expand/collapse, files as links, verify commands with a Run button and their last result.
+ * The task tracker as a tree of any depth: status icons, a header with the engine's counts and
+ * percent (nothing is counted here), expand/collapse, files as links, verify entries as the engine
+ * parsed them: commands with Run/Cancel and their last result, checks with "Mark checked", and
+ * "Awaiting your check" on a step that waits for the person. Relative times refresh every minute.
  */
-import type { LastVerify, Tracker, TrackerNode, TrackerStatus } from '../../src/protocol';
+import { useEffect, useState } from 'preact/hooks';
+import type { Tracker, TrackerNode, TrackerStatus, VerifyEntryView, VerifyResult } from '../../src/protocol';
 import { usePanel, useUiState } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
@@ -17,28 +20,16 @@ const STATUS: Record<TrackerStatus, { icon: string; label: string }> = {
   blocked: { icon: 'error', label: 'Blocked' },
 };
 
-export interface TrackerCounts {
-  pending: number;
-  in_progress: number;
-  completed: number;
-  blocked: number;
-  total: number;
-  percent: number;
-}
+/** How often "2 min ago" is recomputed. */
+export const AGE_REFRESH_MS = 30_000;
 
-/** Counts over every item at every depth; percent is completed of all, rounded down. */
-export function countTracker(items: readonly TrackerNode[]): TrackerCounts {
-  const c = { pending: 0, in_progress: 0, completed: 0, blocked: 0, total: 0, percent: 0 };
-  const walk = (nodes: readonly TrackerNode[]) => {
-    for (const n of nodes) {
-      c[n.status] += 1;
-      c.total += 1;
-      walk(n.children);
-    }
-  };
-  walk(items);
-  c.percent = c.total === 0 ? 0 : Math.floor((c.completed / c.total) * 100);
-  return c;
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(t);
+  }, [intervalMs]);
+  return now;
 }
 
 export function describeAge(at: number, now: number): string {
@@ -50,21 +41,98 @@ export function describeAge(at: number, now: number): string {
   return h < 24 ? `${h} h ago` : `${Math.round(h / 24)} d ago`;
 }
 
-export function describeVerify(v: LastVerify, now: number): { text: string; ok: boolean } {
+export function describeVerify(v: VerifyResult, now: number): { text: string; ok: boolean } {
   const age = describeAge(v.at, now);
-  if (v.exitCode === 0) return { text: `passed ${age}`, ok: true };
-  if (v.exitCode === null) return { text: `stopped before it finished, ${age}`, ok: false };
-  return { text: `exit ${v.exitCode}, ${age}`, ok: false };
+  switch (v.status) {
+    case 'running':
+      return { text: 'running…', ok: true };
+    case 'passed':
+      return { text: `passed ${age}`, ok: true };
+    case 'checked':
+      return { text: `checked ${age}`, ok: true };
+    case 'timed_out':
+      return { text: `timed out, ${age}`, ok: false };
+    case 'cancelled':
+      return { text: `cancelled, ${age}`, ok: false };
+    case 'failed':
+      return { text: v.exitCode === null ? `did not run, ${age}` : `exit ${v.exitCode}, ${age}`, ok: false };
+  }
 }
 
-function TodoNode({ node, depth, trusted }: { node: TrackerNode; depth: number; trusted: boolean }) {
-  const { post, ui } = usePanel();
+function VerifyRow({
+  node,
+  entry,
+  trusted,
+  now,
+}: {
+  node: TrackerNode;
+  entry: VerifyEntryView;
+  trusted: boolean;
+  now: number;
+}) {
+  const { post } = usePanel();
+  const r = entry.result;
+  const last = r ? describeVerify(r, now) : undefined;
+  const ref = { itemPath: node.path, entry: entry.text };
+  const outcome = last ? (
+    <span class={`pw-verify-result ${last.ok ? 'pw-ok' : 'pw-bad'}`}>
+      <Icon name={r?.status === 'running' ? 'sync' : last.ok ? 'check' : 'close'} /> {last.text}
+    </span>
+  ) : null;
+  if (entry.kind === 'check') {
+    return (
+      <div class="pw-verify pw-verify-check">
+        <span class="pw-verify-text">{entry.text}</span>
+        {r?.status === 'checked' ? (
+          outcome
+        ) : (
+          <Button
+            appearance="secondary"
+            label={`Mark checked: ${entry.text}`}
+            title="No command proves this: check it yourself, then mark it checked"
+            onClick={() => post({ type: 'markChecked', ...ref })}
+          >
+            <Icon name="check" /> Mark checked
+          </Button>
+        )}
+      </div>
+    );
+  }
+  const command = entry.command ?? entry.text;
+  return (
+    <div class="pw-verify">
+      <code class="pw-verify-cmd">{command}</code>
+      {r?.status === 'running' ? (
+        <Button
+          appearance="secondary"
+          label={`Cancel ${command}`}
+          onClick={() => post({ type: 'cancelVerify', ...ref })}
+        >
+          <Icon name="debug-stop" /> Cancel
+        </Button>
+      ) : (
+        <Button
+          appearance="secondary"
+          disabled={!trusted}
+          label={`Run ${command}`}
+          title={trusted ? `Run ${command}` : 'Verify runs are off in an untrusted workspace.'}
+          onClick={() => post({ type: 'runVerify', ...ref })}
+        >
+          <Icon name="play" /> Run
+        </Button>
+      )}
+      {outcome}
+    </div>
+  );
+}
+
+function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: number; trusted: boolean; now: number }) {
+  const { ui } = usePanel();
   const uiState = useUiState();
-  const hasDetails = node.files.length > 0 || node.verify.length > 0 || node.children.length > 0;
+  const hasDetails = node.files.length > 0 || node.entries.length > 0 || node.children.length > 0;
   const key = `tracker:${node.path}`;
   const open = uiState.expanded[key] ?? (node.children.length > 0 || node.status === 'in_progress');
   const status = STATUS[node.status];
-  const now = Date.now();
   return (
     <li class={`pw-todo pw-status-${node.status}`}>
       <div class="pw-todo-row">
@@ -84,8 +152,13 @@ function TodoNode({ node, depth, trusted }: { node: TrackerNode; depth: number; 
         <Icon name={status.icon} label={status.label} class="pw-status-icon" />
         <span class="pw-todo-path">{node.path}</span>
         <RichText text={node.description} format="inline" class="pw-todo-desc" />
+        {node.awaitingCheck ? (
+          <span class="pw-awaiting-check" role="status">
+            <Icon name="eye" /> Awaiting your check
+          </span>
+        ) : null}
       </div>
-      {open && (node.files.length > 0 || node.verify.length > 0) ? (
+      {open && (node.files.length > 0 || node.entries.length > 0) ? (
         <div class="pw-todo-details">
           {node.files.length > 0 ? (
             <div class="pw-todo-files">
@@ -95,34 +168,15 @@ function TodoNode({ node, depth, trusted }: { node: TrackerNode; depth: number; 
               ))}
             </div>
           ) : null}
-          {node.verify.map((command) => {
-            const last = node.lastVerify?.command === command ? describeVerify(node.lastVerify, now) : undefined;
-            return (
-              <div class="pw-verify" key={command}>
-                <code class="pw-verify-cmd">{command}</code>
-                <Button
-                  appearance="secondary"
-                  disabled={!trusted}
-                  label={`Run ${command}`}
-                  title={trusted ? `Run ${command}` : 'Verify runs are off in an untrusted workspace.'}
-                  onClick={() => post({ type: 'runVerify', itemPath: node.path, command })}
-                >
-                  <Icon name="play" /> Run
-                </Button>
-                {last ? (
-                  <span class={`pw-verify-result ${last.ok ? 'pw-ok' : 'pw-bad'}`}>
-                    <Icon name={last.ok ? 'check' : 'close'} /> {last.text}
-                  </span>
-                ) : null}
-              </div>
-            );
-          })}
+          {node.entries.map((entry) => (
+            <VerifyRow key={entry.text} node={node} entry={entry} trusted={trusted} now={now} />
+          ))}
         </div>
       ) : null}
       {open && node.children.length > 0 ? (
         <ul class="pw-todo-children">
           {node.children.map((c) => (
-            <TodoNode key={c.path} node={c} depth={depth + 1} trusted={trusted} />
+            <TodoNode key={c.path} node={c} depth={depth + 1} trusted={trusted} now={now} />
           ))}
         </ul>
       ) : null}
@@ -131,10 +185,12 @@ function TodoNode({ node, depth, trusted }: { node: TrackerNode; depth: number; 
 }
 
 function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
-  const c = countTracker(tracker.items);
+  const now = useNow(AGE_REFRESH_MS);
+  const c = tracker.counts;
+  const percent = tracker.percent;
   const parts = [
-    `${c.completed}/${c.total} done`,
-    c.in_progress > 0 ? `${c.in_progress} in progress` : '',
+    `${c.done}/${c.total} done`,
+    c.inProgress > 0 ? `${c.inProgress} in progress` : '',
     c.blocked > 0 ? `${c.blocked} blocked` : '',
     c.pending > 0 ? `${c.pending} pending` : '',
   ].filter(Boolean);
@@ -144,14 +200,14 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
         <Icon name="checklist" />
         <span class="pw-tracker-title">{tracker.title}</span>
         <span class="pw-tracker-counts">
-          {parts.join(' · ')} · {c.percent}%
+          {parts.join(' · ')} · {percent}%
         </span>
         {tracker.planFile ? <FileLink path={tracker.planFile} label="plan" /> : null}
       </header>
-      <progress class="pw-tracker-progress" max={100} value={c.percent} aria-label={`${c.percent}% complete`} />
+      <progress class="pw-tracker-progress" max={100} value={percent} aria-label={`${percent}% complete`} />
       <ul class="pw-todo-list">
         {tracker.items.map((n) => (
-          <TodoNode key={n.path} node={n} depth={1} trusted={trusted} />
+          <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} />
         ))}
       </ul>
     </section>

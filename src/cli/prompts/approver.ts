@@ -81,6 +81,15 @@ export class TerminalApprover implements Approver {
     return yes;
   }
 
+  /** A check of a step the build agent finished: the person says whether it holds. */
+  async signOffCheck(step: string, check: string): Promise<boolean> {
+    this.printer.line(this.style.bold(`? Step ${step} needs your check: ${check}`));
+    const typed = await this.input.ask('  Does it hold? [y/N] ');
+    const yes = /^\s*y(es)?\s*$/i.test(typed ?? '');
+    this.printer.line(this.style.dim(yes ? '  checked' : '  left awaiting your check'));
+    return yes;
+  }
+
   private detach(planFile: string): Promise<never> {
     this.hooks.onDetach(planFile);
     return Promise.reject(new LeftPending(planFile));
@@ -144,6 +153,12 @@ export class ReviseOnce {
         this.take() ? { decision: 'revise' } : inner.approvePlan(request, signal),
       grantMore: (kind, used, max, signal) => inner.grantMore(kind, used, max, signal),
       approveCommand: (command, reason, signal) => inner.approveCommand(command, reason, signal),
+      ...(inner.signOffCheck
+        ? {
+            signOffCheck: (step: string, check: string, signal?: AbortSignal) =>
+              inner.signOffCheck!(step, check, signal),
+          }
+        : {}),
     };
   }
 }

@@ -53,7 +53,11 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   printer.line(style.bold(`Implement this plan? ${request.title}`));
   if (request.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
   if (request.summary) printer.line(`  ${request.summary.replace(/\s+/g, ' ').trim()}`);
-  request.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
-  printer.line(style.dim(`  plan: ${shownPath} · context ${request.contextUsagePercent}% used`));
+  request.card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
+  if (request.card.moreSteps > 0) printer.line(style.dim(`  …and ${request.card.moreSteps} more`));
+  if (!request.card.validation.valid) {
+    for (const p of request.card.validation.problems) printer.line(style.red(`  ! ${p}`));
+  }
+  printer.line(style.dim(`  plan: ${shownPath} · context ${request.card.contextPercent}% used`));
   printer.line(`  ${GATE_CHOICES.join('  ')}`);
 }

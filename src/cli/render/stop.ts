@@ -44,6 +44,13 @@ export function reportStop(ctx: StopContext, stop: SessionStop, state: Lifecycle
       return reportPending(ctx, stop.planFile);
     case 'completed':
       ctx.ui.line(ctx.style.green(`Done (session ${ctx.id}).`));
+      for (const w of stop.awaitingChecks ?? []) {
+        ctx.ui.line(
+          ctx.style.yellow(
+            `Step ${w.path} is in progress, awaiting your check: ${w.checks.map((c) => `"${c}"`).join(', ')}`,
+          ),
+        );
+      }
       return EXIT_OK;
     case 'cancelled':
       ctx.ui.line(`Cancelled.${planFile ? ` The plan stays at ${ctx.shown(planFile)}.` : ''}`);

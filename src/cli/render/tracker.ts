@@ -1,17 +1,27 @@
-/** The task tracker as a compact tree (rules §5 glyphs), printed whenever it changes. */
+/**
+ * The task tracker as a compact tree (rules §5 glyphs), printed whenever it changes. The counts and
+ * the percentage are the engine's, from `tracker.updated`; nothing is counted here.
+ */
 import { STATUS_GLYPH } from '../../core/plan/tracker';
-import type { TrackerItemInfo } from '../../core/events/types';
+import type { ThreadEvent, TrackerItemInfo } from '../../core/events/types';
 import type { Style } from './style';
 
-function leaves(items: readonly TrackerItemInfo[]): TrackerItemInfo[] {
-  return items.flatMap((i) => (i.children.length === 0 ? [i] : leaves(i.children)));
+type TrackerEvent = Pick<Extract<ThreadEvent, { type: 'tracker.updated' }>, 'title' | 'items' | 'counts' | 'percent'>;
+
+function failedCommand(item: TrackerItemInfo): { command: string; code: string } | undefined {
+  for (const e of item.entries) {
+    const r = e.result;
+    if (e.kind !== 'command' || !r || r.status === 'passed' || r.status === 'running') continue;
+    return {
+      command: e.command ?? e.text,
+      code: r.exitCode === null ? r.status.replace('_', ' ') : `exit ${r.exitCode}`,
+    };
+  }
+  return undefined;
 }
 
-export function trackerLines(title: string, items: readonly TrackerItemInfo[], style: Style): string[] {
-  const all = leaves(items);
-  const done = all.filter((i) => i.status === 'completed').length;
-  const percent = all.length === 0 ? 0 : Math.floor((done / all.length) * 100);
-  const lines = [style.bold(`${title} (${done}/${all.length} completed, ${percent}%)`)];
+export function trackerLines(t: TrackerEvent, style: Style): string[] {
+  const lines = [style.bold(`${t.title} (${t.counts.done}/${t.counts.total} completed, ${t.percent}%)`)];
   const walk = (list: readonly TrackerItemInfo[], prefix: string) => {
     list.forEach((item, i) => {
       const last = i === list.length - 1;
@@ -24,16 +34,17 @@ export function trackerLines(title: string, items: readonly TrackerItemInfo[], s
             : item.status === 'in_progress'
               ? style.yellow(glyph)
               : glyph;
-      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${coloured}${item.description}`);
-      if (item.lastVerify && item.lastVerify.exitCode !== 0 && item.status !== 'completed') {
-        const code = item.lastVerify.exitCode === null ? 'killed' : `exit ${item.lastVerify.exitCode}`;
+      const waiting = item.awaitingCheck ? style.yellow(' (awaiting your check)') : '';
+      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${coloured}${item.description}${waiting}`);
+      const failed = item.status !== 'completed' ? failedCommand(item) : undefined;
+      if (failed) {
         lines.push(
-          `${prefix}${last ? '   ' : '│  '}   ${style.red(`verify failed (${code}): ${item.lastVerify.command}`)}`,
+          `${prefix}${last ? '   ' : '│  '}   ${style.red(`verify failed (${failed.code}): ${failed.command}`)}`,
         );
       }
       walk(item.children, `${prefix}${last ? '   ' : '│  '}`);
     });
   };
-  walk(items, '  ');
+  walk(t.items, '  ');
   return lines;
 }

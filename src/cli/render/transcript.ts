@@ -127,7 +127,7 @@ export class TranscriptRenderer {
 
   private printTracker(): void {
     if (!this.tracker) return;
-    const lines = trackerLines(this.tracker.title, this.tracker.items, this.style);
+    const lines = trackerLines(this.tracker, this.style);
     const key = lines.join('\n');
     if (key === this.lastTracker) return;
     this.lastTracker = key;

@@ -6,6 +6,7 @@
 import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../lifecycle/ports';
 import type { Usage } from '../agent/model';
 import type { ModelEventBody } from './modelEvents';
+import type { VerifyStatus } from '../verify/verifier';
 
 export type ItemKind =
   'user_message' | 'assistant_text' | 'reasoning' | 'tool_call' | 'tool_result' | 'plan' | 'interview' | 'notice';
@@ -48,19 +49,60 @@ export interface BudgetSnapshot {
   readonly contextPercent: number;
 }
 
+/** One `verify:` entry of a tracker item, with its latest result (from the engine's `Verifier`). */
+export interface VerifyEntryInfo {
+  readonly kind: 'command' | 'check';
+  /** The entry as written in the plan: results are keyed by it. */
+  readonly text: string;
+  /** For commands: what runs, exactly as parsed. */
+  readonly command?: string;
+  readonly result?: VerifyResultInfo;
+}
+
+export interface VerifyResultInfo {
+  readonly status: VerifyStatus;
+  /** Null while running, for checks, and when a run was stopped before it exited. */
+  readonly exitCode: number | null;
+  readonly at: number;
+  readonly durationMs: number;
+  readonly output?: string;
+}
+
 export interface TrackerItemInfo {
   readonly path: string;
   readonly description: string;
   readonly status: 'pending' | 'in_progress' | 'completed' | 'blocked';
   readonly files: readonly string[];
   readonly verify: readonly string[];
+  /** The parse of each `verify` entry, with its latest result. */
+  readonly entries: readonly VerifyEntryInfo[];
+  /** In progress, commands passed, a check still needs the person ("Awaiting your check"). */
+  readonly awaitingCheck: boolean;
   readonly children: readonly TrackerItemInfo[];
-  readonly lastVerify?: {
-    readonly command: string;
-    readonly exitCode: number | null;
-    readonly at: number;
-    readonly output?: string;
-  };
+}
+
+/** Leaf items by status, computed once by the engine (`trackerProgress`). */
+export interface TrackerCountsInfo {
+  readonly done: number;
+  readonly inProgress: number;
+  readonly pending: number;
+  readonly blocked: number;
+  readonly total: number;
+}
+
+/** The "Ready to code?" card, built once by the engine and rendered by every host. */
+export interface GateCardInfo {
+  readonly title: string;
+  readonly summary: string;
+  /** The first steps' actions; `moreSteps` says how many were left out. */
+  readonly steps: readonly string[];
+  readonly moreSteps: number;
+  readonly validation: { readonly valid: boolean; readonly problems: readonly string[] };
+  readonly contextPercent: number;
+  readonly revision: number;
+  readonly proposedDuringExecution: boolean;
+  /** The previous revision's file, for Compare; absent for a first draft. */
+  readonly previousRevision?: string;
 }
 
 export type ThreadEventBody =
@@ -81,6 +123,7 @@ export type ThreadEventBody =
       readonly plan_file: string;
       readonly proposed_during_execution?: boolean;
       readonly previous_revision?: string;
+      readonly card: GateCardInfo;
     }
   | {
       readonly type: 'plan.approval.resolved';
@@ -109,6 +152,22 @@ export type ThreadEventBody =
       readonly plan_file?: string;
       readonly title: string;
       readonly items: readonly TrackerItemInfo[];
+      readonly counts: TrackerCountsInfo;
+      /** Completed leaves as a whole-number percentage of all leaves. */
+      readonly percent: number;
+    }
+  | {
+      readonly type: 'verify.recorded';
+      readonly plan_file: string;
+      readonly step: string;
+      readonly entry: string;
+      readonly kind: 'command' | 'check';
+      readonly command?: string;
+      readonly status: VerifyStatus;
+      readonly exit_code: number | null;
+      readonly duration_ms: number;
+      readonly output: string;
+      readonly origin: 'build' | 'person';
     }
   | { readonly type: 'state.changed'; readonly state: LifecycleState; readonly mode: 'plan' | 'build' }
   | { readonly type: 'progress'; readonly message: string }

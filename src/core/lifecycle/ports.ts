@@ -1,4 +1,5 @@
 /** The person's side of the engine: questions and approvals go through these ports. */
+import type { GateCardInfo } from '../events/types';
 
 export interface InterviewOption {
   readonly label: string;
@@ -36,6 +37,8 @@ export interface Interviewer {
 export type ApprovalDecision = 'execute' | 'fresh_context' | 'revise' | 'cancel';
 
 export interface PlanApprovalRequest {
+  /** The card every host renders, built once by the engine (also in `plan.approval.requested`). */
+  readonly card: GateCardInfo;
   readonly planFile: string;
   readonly title: string;
   readonly summary: string;
@@ -69,4 +72,9 @@ export interface Approver {
    * without it leave the proposal pending.
    */
   enterPlanning?(reason: string | undefined, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Asks the person at once whether the check `check` of step `step` holds (the interactive CLI).
+   * Hosts without it leave the step "awaiting your check" until the person marks it.
+   */
+  signOffCheck?(step: string, check: string, signal?: AbortSignal): Promise<boolean>;
 }

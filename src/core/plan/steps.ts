@@ -8,14 +8,14 @@
 import type { PlanError, ParsedStep } from './types';
 import { HEADING, type PlanLine } from './sections';
 import { splitArrows, stripEmphasis, valueItems } from './text';
-import { isConcreteCheck } from './verification';
+import { isConcreteCheck, verifyEntryOf } from './verification';
 
 export const STEP_ERROR_TARGET = 'must name a concrete file, symbol, or behavior target';
 export const STEP_ERROR_NO_VERIFY = 'must include a `verify:` or `verification:` marker';
 export const STEP_ERROR_VAGUE_VERIFY = 'verification marker must include a concrete command or check';
 
 /** A parsed step plus what the validator needs to judge it. */
-export interface StepDraft extends ParsedStep {
+export interface StepDraft extends Omit<ParsedStep, 'entries'> {
   hasVerifyMarker: boolean;
 }
 
@@ -201,6 +201,7 @@ export function publicStep(step: StepDraft): ParsedStep {
     action: step.action,
     targets: [...step.targets],
     verify: [...step.verify],
+    entries: step.verify.map(verifyEntryOf),
     text: step.text.trimEnd(),
   };
 }

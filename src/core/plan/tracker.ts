@@ -159,6 +159,18 @@ export function trackerCounts(t: Tracker): TrackerCounts {
   return counts;
 }
 
+/** The counts as `tracker.updated` carries them: the same leaf counts, under the event's names. */
+export function trackerProgress(t: Tracker): {
+  counts: { done: number; inProgress: number; pending: number; blocked: number; total: number };
+  percent: number;
+} {
+  const c = trackerCounts(t);
+  return {
+    counts: { done: c.completed, inProgress: c.in_progress, pending: c.pending, blocked: c.blocked, total: c.total },
+    percent: c.percent,
+  };
+}
+
 /**
  * The compact text tree (rules §5): parent rows show their branch and description, leaf rows a
  * glyph (`□` pending, `[-]` in progress, `[x]` completed, `[!]` blocked). Files and checks stay

@@ -9,6 +9,15 @@ export interface PlanError {
   hint?: string;
 }
 
+/**
+ * One `verify:` entry as parsed once by the validator (rules §3): a command to run, exactly as
+ * written, or an observable check a person signs off. `text` is the entry as written in the plan:
+ * results are keyed by it.
+ */
+export type VerifyEntry =
+  | { readonly kind: 'command'; readonly text: string; readonly command: string }
+  | { readonly kind: 'check'; readonly text: string };
+
 /** One numbered implementation step as parsed from the plan. */
 export interface ParsedStep {
   /** 1-based position among the plan's implementation steps (not the number written in the plan). */
@@ -21,6 +30,8 @@ export interface ParsedStep {
   targets: string[];
   /** Verification commands or checks (bracket lists split on commas outside quotes). */
   verify: string[];
+  /** The parse of each `verify` entry, in the same order. */
+  entries: VerifyEntry[];
   /** The step's full text: the numbered line and its continuation lines, as written. */
   text: string;
 }

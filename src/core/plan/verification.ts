@@ -4,6 +4,7 @@
  * (`run npm test`), holds a command in a backtick span, or is an observable check: at least two
  * words, a checking verb and an observable outcome (`confirm the panel shows the plan`).
  */
+import type { VerifyEntry } from './types';
 
 /** Programs a verification command may start with. */
 export const COMMAND_WORDS: ReadonlySet<string> = new Set([
@@ -178,13 +179,6 @@ function hasCommandAfterCue(tokens: readonly string[]): boolean {
   return false;
 }
 
-function hasCommandSpan(text: string): boolean {
-  for (const m of text.matchAll(/`([^`]+)`/g)) {
-    if (startsWithCommand(m[1] as string)) return true;
-  }
-  return false;
-}
-
 function isCheckVerb(word: string): boolean {
   return CHECK_VERBS.some(
     (v) =>
@@ -209,10 +203,51 @@ function isObservableCheck(text: string): boolean {
 
 /** Rules §3 "concrete verification" for one check item. */
 export function isConcreteCheck(item: string): boolean {
+  return parseVerifyEntry(item) !== undefined;
+}
+
+/** A whole entry wrapped in one pair of quotes (`"npm test"`) is that command; anything else stays as written. */
+function unwrapQuotes(text: string): string {
+  const m = /^(["'])(.*)\1$/s.exec(text);
+  return m && !(m[2] as string).includes(m[1] as string) ? (m[2] as string).trim() : text;
+}
+
+/**
+ * The one parse of a `verify:` entry (rules §3), done once by the validator and read by every
+ * runner: a **command** (the command inside backticks, a bare command, or the command after a cue
+ * word) or a **check** (an observable check that no command proves, signed off by a person).
+ * Commands are kept exactly as written: quotes inside them are never stripped. Undefined when the
+ * entry is neither (the validator's "not concrete").
+ */
+export function parseVerifyEntry(item: string): VerifyEntry | undefined {
   const text = item.trim();
-  if (text.length === 0) return false;
-  if (startsWithCommand(text)) return true;
-  if (hasCommandAfterCue(text.split(/\s+/))) return true;
-  if (hasCommandSpan(text)) return true;
-  return isObservableCheck(text);
+  if (text.length === 0) return undefined;
+  const command = (c: string): VerifyEntry => ({ kind: 'command', text, command: c });
+  // A backtick span holding a command wins: "`npm test` passes" runs `npm test`, never the prose.
+  for (const m of text.matchAll(/`([^`]+)`/g)) {
+    const span = (m[1] as string).trim();
+    if (startsWithCommand(span)) return command(span);
+  }
+  const bare = unwrapQuotes(text);
+  if (!/^`/.test(bare) && startsWithCommand(bare)) return command(bare);
+  const cued = commandAfterCue(text);
+  if (cued !== undefined) return command(cued);
+  return isObservableCheck(text) ? { kind: 'check', text } : undefined;
+}
+
+/** The entry's parse, or a check when it is not concrete (a tracker item the agent added by hand). */
+export function verifyEntryOf(item: string): VerifyEntry {
+  return parseVerifyEntry(item) ?? { kind: 'check', text: item.trim() };
+}
+
+function commandAfterCue(text: string): string | undefined {
+  const tokens = text.split(/\s+/);
+  if (!hasCommandAfterCue(tokens)) return undefined;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const word = (tokens[i] as string).toLowerCase().replace(/[^a-z]/g, '');
+    const rest = tokens.slice(i + 1).join(' ');
+    // Prose ends with a full stop that is not part of the command ("run npm test.").
+    if (CUE_WORDS.has(word) && startsWithCommand(rest)) return rest.replace(/(?<=\w)\.$/, '');
+  }
+  return undefined;
 }

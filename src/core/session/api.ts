@@ -9,6 +9,8 @@ import type { BudgetOverrides } from '../agent/budgets';
 import type { EventBus } from '../events/bus';
 import type { LifecycleState } from '../events/types';
 import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports';
+import type { Verifier } from '../verify/verifier';
+import type { AwaitingCheck } from './trackerView';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
@@ -25,6 +27,12 @@ export interface SessionDeps {
   readonly approver: Approver;
   /** Absent: no session archive, so resume is unavailable (and never advertised). */
   readonly archive?: ArchiveStore;
+  /**
+   * The engine's verify runner and result store. A host that runs verify outside sessions (the
+   * CodeLens) hands in its one instance so every view reads the same results; otherwise the
+   * session makes one over `runner`.
+   */
+  readonly verifier?: Verifier;
   /** Receives one line per notable engine event for the host's log; never secrets. */
   readonly log?: (line: string) => void;
 }
@@ -44,6 +52,8 @@ export interface SessionConfig {
   readonly compactAtPercent?: number;
   /** A step with a `verify:` completes only after its command passed (default true). */
   readonly requireVerifyToComplete?: boolean;
+  /** How long one verify command may run (default `DEFAULT_VERIFY_TIMEOUT_MS`); ignored when `deps.verifier` is given. */
+  readonly verifyTimeoutMs?: number;
   /** Build commands the person allows without asking (exact commands or prefixes ending in `*`). */
   readonly buildAllowList?: readonly string[];
   /** Non-interactive runs: interview denials are permanent, approval never prompts. */
@@ -74,23 +84,26 @@ export interface Session {
   /** After a resume: re-presents a pending approval (or question) to the person. */
   reopen(): Promise<SessionStop | undefined>;
   /**
-   * A verify command the host ran itself (CodeLens, panel): recorded on the step, and under
-   * `requireVerifyToComplete` a step whose every verify command passed becomes completed (a
-   * failure leaves it in progress). Ignored for another plan than the session's.
+   * The engine's verify runner: hosts run entries (`run`), cancel them and sign checks off
+   * (`signOff`) here. The session follows every result of its plan: it emits `verify.recorded`
+   * and, under `requireVerifyToComplete`, completes a step once its verification is satisfied.
    */
-  recordVerify(
-    planFile: string,
-    step: number,
-    result: { command: string; exitCode: number | null; at: number; output?: string },
-  ): Promise<void>;
+  readonly verifier: Verifier;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
   cancel(): void;
+  /** Stops following the verifier; the host dropped this session. */
+  dispose(): void;
 }
 
 /** Why a run stopped. */
 export type SessionStop =
   | { readonly kind: 'awaiting_approval'; readonly planFile: string }
-  | { readonly kind: 'completed'; readonly summary: string }
+  | {
+      readonly kind: 'completed';
+      readonly summary: string;
+      /** Steps left in progress because a check awaits the person (a headless build lists them). */
+      readonly awaitingChecks?: readonly AwaitingCheck[];
+    }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'blocked'; readonly reason: string; readonly resumeId?: string }
   | { readonly kind: 'error'; readonly message: string };

@@ -7,12 +7,12 @@
  */
 import { runTurn } from '../agent/turn';
 import { approvedPlanLoopLimit } from '../lifecycle/loopAllowance';
-import { renderTrackerTree } from '../plan/tracker';
+import { renderTrackerTree, type Tracker } from '../plan/tracker';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionStop } from './api';
 import type { SessionCore } from './core';
-import { persistTracker } from './planningTurn';
-import { verifyingTracker, type VerifyResult } from './verifyGate';
+import { awaitingChecks, persistTracker } from './planningTurn';
+import { verifyingTracker } from './verifyGate';
 
 /** Replans followed within one approved run before the run stops and reports. */
 const MAX_REPLANS = 3;
@@ -26,36 +26,57 @@ function handoverMessage(planMarkdown: string, trackerTree: string, fresh: boole
   return `${note}\n\n<approved_plan>\n${planMarkdown}\n</approved_plan>\n\nTask tracker:\n${trackerTree}\n\nMark each step in_progress before you start it and completed when its verify passes.`;
 }
 
+/** What a handoff needs, checked before anything changes: the approved plan and its tracker. */
+export interface PreparedHandoff {
+  readonly markdown: string;
+  readonly tracker: Tracker;
+}
+
+/**
+ * Validates the approved plan and its tracker without touching the thread, the gate or the
+ * lifecycle. A failure says why; the caller leaves the session at the gate with its thread intact.
+ */
+export async function prepareHandoff(
+  core: SessionCore,
+): Promise<{ ok: true; handoff: PreparedHandoff } | { ok: false; message: string }> {
+  if (core.planStem === undefined) return { ok: false, message: 'no approved plan is persisted; plan first' };
+  let plan;
+  try {
+    plan = await core.store.load(core.planStem);
+  } catch (err) {
+    return {
+      ok: false,
+      message: `the approved plan could not be read: ${err instanceof Error ? err.message : String(err)}`,
+    };
+  }
+  if (!plan.valid) {
+    const why = plan.errors.map((e) => e.message).join('; ') || 'the plan file is missing or empty';
+    return { ok: false, message: `the approved plan no longer validates: ${why}` };
+  }
+  // Approval needs a persisted tracker, and a resumed session has no live handle yet.
+  const tracker = (plan.tracker && core.tracker?.get()) ?? (await persistTracker(core, plan.stem, plan.markdown));
+  return { ok: true, handoff: { markdown: plan.markdown, tracker } };
+}
+
 export async function runBuild(
   core: SessionCore,
-  handoff: 'execute' | 'fresh_context' | 'none',
-  task: string | undefined,
-  verifyResults: Map<string, VerifyResult>,
+  handoff: { kind: 'execute' | 'fresh_context'; prepared: PreparedHandoff } | { kind: 'none'; task: string },
 ): Promise<SessionStop> {
   const progress = (message: string) => core.bus.emit({ type: 'progress', message });
   const base = core.guards.config.loopsPerTurn;
   let firstMessage: string;
-  if (handoff === 'none') {
-    firstMessage = task ?? '';
+  if (handoff.kind === 'none') {
+    firstMessage = handoff.task;
     core.guards.newTurn({ mode: 'build' });
   } else {
-    const fresh = handoff === 'fresh_context';
+    const fresh = handoff.kind === 'fresh_context';
     const previous = core.contextPercent();
     if (fresh) {
       progress(HANDOFF_STEPS[0]!);
       core.history = [];
       core.lastPromptTokens = 0;
+      progress(HANDOFF_STEPS[1]!);
     }
-    if (fresh) progress(HANDOFF_STEPS[1]!);
-    if (core.planStem === undefined) return { kind: 'error', message: 'no approved plan is persisted; plan first' };
-    const plan = await core.store.load(core.planStem);
-    if (!plan.valid)
-      return {
-        kind: 'error',
-        message: `the approved plan no longer validates: ${plan.errors.map((e) => e.message).join('; ')}`,
-      };
-    // Approval needs a persisted tracker, and a resumed session has no live handle yet.
-    const tracker = (plan.tracker && core.tracker?.get()) ?? (await persistTracker(core, plan.stem, plan.markdown));
     progress(HANDOFF_STEPS[2]!);
     if (fresh) {
       core.bus.emit({
@@ -67,7 +88,7 @@ export async function runBuild(
       });
     }
     core.guards.newTurn({ mode: 'build', loopsPerTurn: approvedPlanLoopLimit(base, 0), freshContext: fresh });
-    firstMessage = handoverMessage(plan.markdown, renderTrackerTree(tracker), fresh);
+    firstMessage = handoverMessage(handoff.prepared.markdown, renderTrackerTree(handoff.prepared.tracker), fresh);
     core.lifecycle({ type: 'handoff_done' });
   }
 
@@ -78,13 +99,18 @@ export async function runBuild(
     core.bus.emit({ type: 'turn.started', turn_id: turnId });
     core.history.push({ role: 'user', content: input });
     const inner = core.tracker ?? createTrackerHandle({ defaultTitle: 'Tasks' });
+    const ask = core.deps.approver.signOffCheck;
     const tracker = verifyingTracker(inner, {
-      ...(core.deps.runner ? { runner: core.deps.runner } : {}),
-      root: core.root,
-      now: () => core.deps.clock.now(),
+      verifier: core.verifier,
+      planFile: () => core.planFile ?? '',
       required: core.config.requireVerifyToComplete !== false,
       signal: core.abort.signal,
-      results: verifyResults,
+      ...(core.config.interactive !== false && ask
+        ? {
+            askCheck: (step: string, check: string, signal?: AbortSignal) =>
+              ask.call(core.deps.approver, step, check, signal),
+          }
+        : {}),
     });
     const r = await runTurn(core.history, core.turnDeps('build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
@@ -120,5 +146,10 @@ export async function runBuild(
   core.lifecycle({ type: 'execution_done' });
   core.bus.emit({ type: 'thread.completed', thread_id: core.id });
   const last = [...core.history].reverse().find((m) => m.role === 'assistant');
-  return { kind: 'completed', summary: last?.content ?? '' };
+  const waiting = awaitingChecks(core);
+  return {
+    kind: 'completed',
+    summary: last?.content ?? '',
+    ...(waiting.length > 0 ? { awaitingChecks: waiting } : {}),
+  };
 }

@@ -18,7 +18,7 @@ import type { AgentToolContext, InterviewState, TrackerHandle } from '../tools/s
 import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
-import type { VerifyResult } from './verifyGate';
+import { Verifier } from '../verify/verifier';
 import { BUILD_TOOLS, PLANNING_TOOLS, buildToolSchemas, planningToolSchemas, toolMap } from './toolset';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -39,8 +39,10 @@ export class SessionCore {
   lastPromptTokens = 0;
   totalUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   abort = new AbortController();
-  /** The latest verify result of each step, by item path ("2.1"): shown on tracker updates. */
-  readonly verifyResults = new Map<string, VerifyResult>();
+  /** The engine's one verify runner and result store (the host's, when it hands one in). */
+  readonly verifier: Verifier;
+  /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
+  gateAnnouncement: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   /** Set when the person accepted an execution agent's proposal to return to planning. */
   planningRequested: string | undefined;
   private counter = 0;
@@ -61,6 +63,14 @@ export class SessionCore {
       plansDir: this.plansDir,
       now: () => deps.clock.now(),
     });
+    this.verifier =
+      deps.verifier ??
+      new Verifier({
+        ...(deps.runner ? { runner: deps.runner } : {}),
+        cwd: () => root,
+        now: () => deps.clock.now(),
+        ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
+      });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
     this.machine = new ApprovalMachine(machineSnapshot);
   }
@@ -91,13 +101,8 @@ export class SessionCore {
         this.bus.emit({ type: 'state.changed', state: e.to, mode: e.mode });
         break;
       case 'approval_requested':
-        this.bus.emit({
-          type: 'plan.approval.requested',
-          turn_id: turnId,
-          plan_file: e.planFile,
-          ...(e.proposedDuringExecution ? { proposed_during_execution: true } : {}),
-          ...(e.previousPlanFile !== undefined ? { previous_revision: e.previousPlanFile } : {}),
-        });
+        // Announced by `announceGate` once the card is built from the stored plan.
+        this.gateAnnouncement = { turnId, effect: e };
         break;
       case 'approval_resolved':
         this.bus.emit({

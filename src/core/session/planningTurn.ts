@@ -9,8 +9,10 @@ import { runTurn, type TurnResult } from '../agent/turn';
 import { trackerFromPlan, type Tracker } from '../plan/tracker';
 import { validatePlan } from '../plan/validator';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
-import type { TrackerItemInfo } from '../events/types';
 import type { SessionCore } from './core';
+import { emitTracker } from './trackerView';
+
+export { awaitingChecks, emitTracker } from './trackerView';
 
 export type PlanTurnOutcome =
   | {
@@ -133,29 +135,4 @@ export async function persistTracker(core: SessionCore, stem: string, markdown: 
   });
   emitTracker(core, tracker);
   return tracker;
-}
-
-export function emitTracker(core: SessionCore, t: Tracker): void {
-  const convert = (items: Tracker['items'], prefix: string): TrackerItemInfo[] =>
-    items.map((item, i) => {
-      const path = prefix === '' ? `${i + 1}` : `${prefix}.${i + 1}`;
-      const last = core.verifyResults.get(path);
-      return {
-        path,
-        description: item.description,
-        status: item.status,
-        files: item.files,
-        verify: item.verify,
-        children: convert(item.children, path),
-        ...(last
-          ? { lastVerify: { command: last.command, exitCode: last.exitCode, at: last.at, output: last.output } }
-          : {}),
-      };
-    });
-  core.bus.emit({
-    type: 'tracker.updated',
-    ...(core.planFile !== undefined ? { plan_file: core.planFile } : {}),
-    title: t.title,
-    items: convert(t.items, ''),
-  });
 }

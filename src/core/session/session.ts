@@ -7,14 +7,14 @@
 import { EventBus } from '../events/bus';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
-import type { ApprovalDecision, PlanApprovalRequest, PlanApprovalResponse } from '../lifecycle/ports';
-import { diffPlans } from '../plan/diff';
-import { validatePlan } from '../plan/validator';
+import type { ApprovalDecision, PlanApprovalResponse } from '../lifecycle/ports';
+import type { Verifier } from '../verify/verifier';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
-import { runBuild } from './buildRun';
+import { prepareHandoff, runBuild } from './buildRun';
 import { SessionCore } from './core';
-import { emitTracker, runPlanningTurn } from './planningTurn';
-import type { VerifyResult } from './verifyGate';
+import { announceGate, gateRequest } from './gateCard';
+import { runPlanningTurn } from './planningTurn';
+import { followVerifier } from './verifyFollow';
 
 export interface RestoredState {
   readonly id: string;
@@ -52,8 +52,7 @@ class PlanwiseSession implements Session {
   private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
   private task: string | undefined;
   private autoDecided = false;
-  /** Verify commands that passed last time they ran, by step path. */
-  private readonly passedChecks = new Map<string, Set<string>>();
+  private readonly unfollow: () => void;
 
   constructor(
     readonly id: string,
@@ -67,6 +66,7 @@ class PlanwiseSession implements Session {
       this.archive = new SessionArchive(deps.archive, id, { onError: (e) => deps.log?.(`archive: ${e.message}`) });
       this.archive.attach(this.bus);
     }
+    this.unfollow = followVerifier(this.core);
     if (restored) {
       const c = restored.checkpoint;
       this.core.history = [...c.history];
@@ -90,8 +90,8 @@ class PlanwiseSession implements Session {
     return this.core.planFile;
   }
 
-  get verifyResultsByStep(): ReadonlyMap<string, VerifyResult> {
-    return this.core.verifyResults;
+  get verifier(): Verifier {
+    return this.core.verifier;
   }
 
   async start(task: string, options: { mode?: 'plan' | 'build' } = {}): Promise<SessionStop> {
@@ -100,7 +100,7 @@ class PlanwiseSession implements Session {
     this.bus.emit({ type: 'thread.started', thread_id: this.id, mode, task });
     if (mode === 'build') {
       if (!this.core.lifecycle({ type: 'start_build' })) return { kind: 'error', message: 'a run is already active' };
-      return this.run(async () => this.afterBuild(await runBuild(this.core, 'none', task, this.core.verifyResults)));
+      return this.run(async () => this.afterBuild(await runBuild(this.core, { kind: 'none', task })));
     }
     if (!this.core.lifecycle({ type: 'start_planning' }))
       return { kind: 'error', message: 'planning is already active' };
@@ -149,32 +149,6 @@ class PlanwiseSession implements Session {
     return this.run(() => this.afterDecision({ decision, ...(feedback !== undefined ? { feedback } : {}) }, 'person'));
   }
 
-  async recordVerify(
-    planFile: string,
-    step: number,
-    result: { command: string; exitCode: number | null; at: number; output?: string },
-  ): Promise<void> {
-    const tracker = this.core.tracker;
-    if (planFile !== this.core.planFile || !tracker) return;
-    const path = String(step);
-    this.core.verifyResults.set(path, { ...result, output: result.output ?? '' });
-    const item = tracker.get()?.items[step - 1];
-    if (!item) return;
-    const passed = (this.passedChecks.get(path) ?? new Set<string>()).add(result.command);
-    if (result.exitCode !== 0) passed.delete(result.command);
-    this.passedChecks.set(path, passed);
-    const covered = item.verify.every((v) => [...passed].some((c) => v === c || v.includes(c)));
-    if (result.exitCode === 0 && covered && item.status !== 'completed') {
-      await tracker.apply({ action: 'update', index: step, status: 'completed' });
-    } else if (result.exitCode !== 0 && item.status !== 'completed') {
-      await tracker.apply({ action: 'update', index: step, status: 'in_progress' });
-    } else {
-      // No status change: still show the step's latest result.
-      const t = tracker.get();
-      if (t) emitTracker(this.core, t);
-    }
-  }
-
   async reopen(): Promise<SessionStop | undefined> {
     if (this.core.machine.state !== 'awaiting_approval' || this.core.planFile === undefined) return undefined;
     return this.run(() => this.gate());
@@ -183,6 +157,10 @@ class PlanwiseSession implements Session {
   cancel(): void {
     this.core.abort.abort(new Error('cancelled by the person'));
     this.core.abort = new AbortController();
+  }
+
+  dispose(): void {
+    this.unfollow();
   }
 
   private async cancelPlanning(): Promise<SessionStop> {
@@ -250,6 +228,7 @@ class PlanwiseSession implements Session {
   /** The approval gate: a setting decides, a headless run stops here, or the person is asked. */
   async gate(): Promise<SessionStop> {
     const planFile = this.core.planFile!;
+    const request = (await announceGate(this.core)) ?? (await gateRequest(this.core));
     // An explicit setting decides once; a revision it asked for comes back to the gate like any other.
     if (this.config.autoDecision && !this.autoDecided) {
       this.autoDecided = true;
@@ -259,7 +238,7 @@ class PlanwiseSession implements Session {
     if (this.config.interactive === false) return { kind: 'awaiting_approval', planFile };
     const pending = { decision: deferred<PlanApprovalResponse>(), abort: new AbortController() };
     this.pending = pending;
-    this.deps.approver.approvePlan(await this.approvalRequest(), pending.abort.signal).then(
+    this.deps.approver.approvePlan(request, pending.abort.signal).then(
       (r) => pending.decision.resolve(r),
       () => undefined, // aborted: the decision came from elsewhere
     );
@@ -279,33 +258,18 @@ class PlanwiseSession implements Session {
     return this.planningCycle(`Return to planning: ${reason}. Revise the plan for the repository as it is now.`);
   }
 
-  private async approvalRequest(): Promise<PlanApprovalRequest> {
-    const plan = await this.core.store.load(this.core.planStem!);
-    const summary = validatePlan(plan.markdown).summary;
-    const snapshot = this.core.machine.pendingApproval();
-    let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
-    if (plan.revisions >= 2) {
-      const previous = await this.core.store.readRevision(plan.stem, plan.revisions - 1);
-      const d = diffPlans(previous, plan.markdown);
-      changes = {
-        diff: d.unified,
-        stepChanges: { added: d.added.length, removed: d.removed.length, changed: d.changed.length },
-      };
-    }
-    return {
-      revision: plan.revisions,
-      ...changes,
-      planFile: plan.file,
-      title: summary.title,
-      summary: summary.summary,
-      steps: summary.steps.map((s) => s.action),
-      contextUsagePercent: this.core.contextPercent(),
-      proposedDuringExecution: snapshot?.proposedDuringExecution ?? false,
-      ...(snapshot?.previousPlanFile !== undefined ? { previousRevision: snapshot.previousPlanFile } : {}),
-    };
-  }
-
   private async afterDecision(r: PlanApprovalResponse, by: 'person' | 'setting'): Promise<SessionStop> {
+    // A handoff checks the plan and its tracker before anything changes: on failure the session
+    // stays at the gate with its thread, and says why.
+    let prepared;
+    if (r.decision === 'execute' || r.decision === 'fresh_context') {
+      const ready = await prepareHandoff(this.core);
+      if (!ready.ok) {
+        this.core.notice(`The plan was not handed to the build agent: ${ready.message}.`, 'error');
+        return this.config.interactive === false ? { kind: 'error', message: ready.message } : this.gate();
+      }
+      prepared = ready.handoff;
+    }
     const ok = this.core.lifecycle({
       type: 'decision',
       decision: r.decision,
@@ -320,7 +284,7 @@ class PlanwiseSession implements Session {
         return this.planningCycle(r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.');
       case 'execute':
       case 'fresh_context': {
-        return this.afterBuild(await runBuild(this.core, r.decision, undefined, this.core.verifyResults));
+        return this.afterBuild(await runBuild(this.core, { kind: r.decision, prepared: prepared! }));
       }
     }
   }

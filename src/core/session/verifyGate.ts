@@ -1,32 +1,25 @@
 /**
- * `requireVerifyToComplete`: a step with `verify:` commands becomes completed only after every one
- * of them ran and passed. A failing verify leaves the step in progress with its output attached.
+ * `requireVerifyToComplete`: a step becomes completed only when its verification is satisfied:
+ * every command entry ran through the engine's `Verifier` and passed, and a person signed every
+ * check off. A failing command leaves the step in progress with its output; an unsigned check
+ * leaves it in progress too, "awaiting your check". The build agent can state its evidence, but it
+ * has no way to sign a check off.
  */
-import type { CommandRunner } from '../ports';
 import type { TaskItem, Tracker } from '../plan/tracker';
 import type { TrackerAction } from '../plan/trackerActions';
-import { EXEC_ENV } from '../tools/execCommand';
+import { verifyEntryOf } from '../plan/verification';
 import type { TrackerHandle } from '../tools/session/context';
-
-export interface VerifyResult {
-  readonly command: string;
-  readonly exitCode: number | null;
-  readonly at: number;
-  readonly output: string;
-}
+import type { Verifier } from '../verify/verifier';
 
 export interface VerifyGateOptions {
-  readonly runner?: CommandRunner;
-  readonly root: string;
-  readonly now: () => number;
+  readonly verifier: Verifier;
+  /** The plan the results belong to ('' for a build without a plan). */
+  readonly planFile: () => string;
   readonly required: boolean;
-  readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
-  /** Where results are kept by item path ("2.1"), for the tracker view. */
-  readonly results: Map<string, VerifyResult>;
+  /** The interactive CLI asks the person at once; absent, the step waits for "Mark checked". */
+  readonly askCheck?: (step: string, check: string, signal?: AbortSignal) => Promise<boolean>;
 }
-
-const OUTPUT_TAIL = 4000;
 
 /** The item an `update` action addresses, with its path, or undefined. */
 export function addressedItem(
@@ -46,48 +39,47 @@ export function addressedItem(
   return item ? { path, item } : undefined;
 }
 
-/** Runs one verify command in the workspace root and records the result. */
-export async function runVerify(command: string, path: string, o: VerifyGateOptions): Promise<VerifyResult> {
-  if (!o.runner) {
-    const r = {
-      command,
-      exitCode: null,
-      at: o.now(),
-      output: 'verify commands cannot run here: this host has no shell',
-    };
-    o.results.set(path, r);
-    return r;
-  }
-  const run = await o.runner.run(command, {
-    cwd: o.root,
-    env: EXEC_ENV,
-    timeoutMs: o.timeoutMs ?? 300_000,
-    maxOutputBytes: 256 * 1024,
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
-  const output = `${run.stdout}${run.stderr ? `\n${run.stderr}` : ''}${run.timedOut ? '\n(timed out)' : ''}`;
-  const r = { command, exitCode: run.exitCode, at: o.now(), output: output.slice(-OUTPUT_TAIL) };
-  o.results.set(path, r);
-  return r;
-}
-
-/** Wraps a tracker handle so "completed" on a step with verify commands first runs them. */
+/** Wraps a tracker handle so "completed" on a step with verify entries first satisfies them. */
 export function verifyingTracker(inner: TrackerHandle, o: VerifyGateOptions): TrackerHandle {
   return {
     get: () => inner.get(),
     async apply(action) {
       const target = o.required && action.status === 'completed' ? addressedItem(inner.get(), action) : undefined;
       if (!target || target.item.verify.length === 0) return inner.apply(action);
-      for (const command of target.item.verify) {
-        const r = await runVerify(command, target.path, o);
-        if (r.exitCode !== 0) {
-          await inner.apply({ action: 'update', index_path: target.path, status: 'in_progress' });
-          const code = r.exitCode === null ? 'did not finish' : `exit ${r.exitCode}`;
+      const planFile = o.planFile();
+      const stay = () => inner.apply({ action: 'update', index_path: target.path, status: 'in_progress' });
+      const entries = target.item.verify.map(verifyEntryOf);
+      for (const entry of entries) {
+        if (entry.kind !== 'command') continue;
+        const r = await o.verifier.run(planFile, target.path, entry, 'build', o.signal);
+        if (r.status !== 'passed') {
+          await stay();
+          const code = r.exitCode === null ? r.status.replace('_', ' ') : `exit ${r.exitCode}`;
           return {
             ok: false,
-            error: `step ${target.path} stays in progress: verify \`${command}\` failed (${code}).\n${r.output}`,
+            error: `step ${target.path} stays in progress: verify \`${entry.command}\` failed (${code}).\n${r.output}`,
           };
         }
+      }
+      const unsigned: string[] = [];
+      for (const entry of entries) {
+        if (entry.kind !== 'check') continue;
+        if (o.verifier.latest(planFile, target.path, entry.text)?.status === 'checked') continue;
+        if (o.askCheck && (await o.askCheck(target.path, entry.text, o.signal))) {
+          o.verifier.signOff(planFile, target.path, entry.text);
+          continue;
+        }
+        unsigned.push(entry.text);
+      }
+      if (unsigned.length > 0) {
+        await stay();
+        return {
+          ok: false,
+          error:
+            `step ${target.path} is awaiting the person's check: ${unsigned.map((c) => `"${c}"`).join(', ')}. ` +
+            'Only the person can sign a check off. State the evidence you observed in your reply, do not mark ' +
+            'this step completed again, and continue with the next step.',
+        };
       }
       return inner.apply(action);
     },

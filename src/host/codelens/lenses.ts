@@ -1,28 +1,20 @@
 /**
- * Which CodeLenses a plan file gets, computed from its markdown alone: one "▶ command" lens per
- * `verify:` entry above each step (with the last result and when), and at the top "Run all
+ * Which CodeLenses a plan file gets, computed from its markdown alone: above each step one lens per
+ * `verify:` entry as the engine parsed it: "▶ command" with the last result and when (plus
+ * "Cancel" while it runs), or "Mark checked" for a check a person signs off. At the top "Run all
  * verify", "Approve"/"Revise" while the plan waits for approval, and "Compare with previous
  * revision" once there is one. In Restricted Mode the lenses say why verify is off.
  */
-import { validatePlan } from '../../core/plan/validator';
-import { startsWithCommand } from '../../core/plan/verification';
+import type { VerifyRecord } from '../../core/index';
+import { validatePlan } from '../../core/index';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
-
-export interface VerifyRecord {
-  readonly command: string;
-  /** Null when the command was stopped (timeout, cancel) before it exited. */
-  readonly exitCode: number | null;
-  readonly at: number;
-  readonly timedOut?: boolean;
-  readonly running?: boolean;
-}
 
 export interface LensInput {
   readonly markdown: string;
   readonly trusted: boolean;
   readonly now: number;
-  /** The last result of `command` run for step `stepIndex` of this plan. */
-  readonly resultOf: (stepIndex: number, command: string) => VerifyRecord | undefined;
+  /** The engine's latest result of `entry` (as written) of step `step` ("2") of this plan. */
+  readonly resultOf: (step: string, entry: string) => VerifyRecord | undefined;
   /** The plan in this file is waiting for the person's decision. */
   readonly gateOpen: boolean;
   /** Saved revisions of this plan (its history entries). */
@@ -30,7 +22,9 @@ export interface LensInput {
 }
 
 export type LensAction =
-  | { readonly kind: 'runVerify'; readonly stepIndex: number; readonly command: string }
+  | { readonly kind: 'runVerify'; readonly step: string; readonly entry: string }
+  | { readonly kind: 'cancelVerify'; readonly step: string; readonly entry: string }
+  | { readonly kind: 'markChecked'; readonly step: string; readonly entry: string }
   | { readonly kind: 'runAllVerify' }
   | { readonly kind: 'approve' }
   | { readonly kind: 'revise' }
@@ -46,31 +40,6 @@ export interface LensSpec {
   readonly action: LensAction;
 }
 
-/**
- * The shell command of a `verify:` entry, or undefined for a check a person performs
- * ("confirm the panel shows the plan"). A command in backticks wins; otherwise the entry itself
- * when it starts with a known command word or script path; `run X` counts as X.
- */
-export function verifyCommandOf(entry: string): string | undefined {
-  const text = entry.trim();
-  for (const m of text.matchAll(/`([^`]+)`/g)) {
-    const span = m[1]!.trim();
-    if (startsWithCommand(span)) return span;
-  }
-  const unquoted = text.replace(/^["']|["']$/g, '').trim();
-  if (startsWithCommand(unquoted)) return unquoted;
-  // "confirm via cargo bench", "run npm test": the command after a cue word.
-  const words = unquoted.split(/\s+/);
-  for (let i = 0; i < words.length - 1; i++) {
-    if (!CUE.test(words[i]!)) continue;
-    const rest = words.slice(i + 1).join(' ');
-    if (startsWithCommand(rest)) return rest;
-  }
-  return undefined;
-}
-
-const CUE = /^(?:run|runs|running|execute|via|with|using)$/i;
-
 export function formatAgo(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 10) return 'just now';
@@ -84,12 +53,20 @@ export function formatAgo(ms: number): string {
 
 /** "✓ passed 2 min ago", "✗ exit 1 · just now", "✗ timed out · 5 min ago", "running…". */
 export function resultLabel(r: VerifyRecord, now: number): string {
-  if (r.running) return '$(sync~spin) running…';
+  if (r.status === 'running') return '$(sync~spin) running…';
   const ago = formatAgo(now - r.at);
-  if (r.exitCode === 0) return `✓ passed ${ago}`;
-  if (r.timedOut) return `✗ timed out · ${ago}`;
-  if (r.exitCode === null) return `✗ stopped · ${ago}`;
-  return `✗ exit ${r.exitCode} · ${ago}`;
+  switch (r.status) {
+    case 'passed':
+      return `✓ passed ${ago}`;
+    case 'checked':
+      return `✓ checked ${ago}`;
+    case 'timed_out':
+      return `✗ timed out · ${ago}`;
+    case 'cancelled':
+      return `✗ cancelled · ${ago}`;
+    case 'failed':
+      return r.exitCode === null ? `✗ did not run · ${ago}` : `✗ exit ${r.exitCode} · ${ago}`;
+  }
 }
 
 /** The 0-based line of the plan's `# Title`, or 0. */
@@ -103,12 +80,9 @@ export function planLenses(input: LensInput): LensSpec[] {
   const { summary } = validatePlan(input.markdown);
   const top = titleLine(input.markdown);
   const out: LensSpec[] = [];
-  const runnable = summary.steps.flatMap((s) =>
-    s.verify.map((entry) => ({ step: s, entry, command: verifyCommandOf(entry) })),
-  );
-  const anyCommand = runnable.some((r) => r.command !== undefined);
+  const entries = summary.steps.flatMap((s) => s.entries.map((entry) => ({ step: s, entry })));
 
-  if (anyCommand) {
+  if (entries.some((e) => e.entry.kind === 'command')) {
     out.push(
       input.trusted
         ? { line: top, title: '$(run-all) Run all verify', action: { kind: 'runAllVerify' } }
@@ -128,28 +102,47 @@ export function planLenses(input: LensInput): LensSpec[] {
     out.push({ line: top, title: '$(diff) Compare with previous revision', action: { kind: 'compare' } });
   }
 
-  for (const { step, entry, command } of runnable) {
+  for (const { step, entry } of entries) {
     const line = Math.max(0, step.line - 1);
-    if (command === undefined) {
-      out.push({ line, title: `$(eye) Check by hand: ${entry}`, action: { kind: 'none' } });
+    const path = String(step.index);
+    const result = input.resultOf(path, entry.text);
+    const key = { step: path, entry: entry.text };
+    if (entry.kind === 'check') {
+      out.push(
+        result?.status === 'checked'
+          ? { line, title: `$(pass) ${entry.text}  ${resultLabel(result, input.now)}`, action: { kind: 'none' } }
+          : {
+              line,
+              title: `$(eye) Mark checked: ${entry.text}`,
+              tooltip: `No command proves this: check it yourself, then mark it checked for step ${step.index}`,
+              action: { kind: 'markChecked', ...key },
+            },
+      );
       continue;
     }
     if (!input.trusted) {
       out.push({
         line,
-        title: `$(workspace-untrusted) ${command}: verify is off in Restricted Mode`,
+        title: `$(workspace-untrusted) ${entry.command}: verify is off in Restricted Mode`,
         tooltip: 'Trust the workspace to run verify commands.',
         action: { kind: 'manageTrust' },
       });
       continue;
     }
-    const result = input.resultOf(step.index, command);
     out.push({
       line,
-      title: `▶ ${command}${result ? `  ${resultLabel(result, input.now)}` : ''}`,
-      tooltip: `Run \`${command}\` for step ${step.index} in the Planwise terminal`,
-      action: { kind: 'runVerify', stepIndex: step.index, command },
+      title: `▶ ${entry.command}${result ? `  ${resultLabel(result, input.now)}` : ''}`,
+      tooltip: `Run \`${entry.command}\` for step ${step.index}`,
+      action: { kind: 'runVerify', ...key },
     });
+    if (result?.status === 'running') {
+      out.push({
+        line,
+        title: '$(debug-stop) Cancel',
+        tooltip: `Stop \`${entry.command}\``,
+        action: { kind: 'cancelVerify', ...key },
+      });
+    }
   }
   return out;
 }

@@ -17,7 +17,11 @@ export interface LensSource {
 function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'command' | 'arguments'> {
   switch (action.kind) {
     case 'runVerify':
-      return { command: COMMANDS.runVerify, arguments: [file, action.stepIndex, action.command] };
+      return { command: COMMANDS.runVerify, arguments: [file, action.step, action.entry] };
+    case 'cancelVerify':
+      return { command: COMMANDS.cancelVerify, arguments: [file, action.step, action.entry] };
+    case 'markChecked':
+      return { command: COMMANDS.markChecked, arguments: [file, action.step, action.entry] };
     case 'runAllVerify':
       return { command: COMMANDS.runAllVerify, arguments: [file] };
     case 'approve':

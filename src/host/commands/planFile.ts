@@ -1,4 +1,4 @@
-/** Commands on the plan file: open it, compare revisions, run its verify commands. */
+/** Commands on the plan file: open it, compare revisions, run its verify commands, cancel them, mark checks. */
 import * as vscode from 'vscode';
 import { signalOf } from '../cancellation';
 import { describeError } from '../log';
@@ -40,13 +40,12 @@ export async function runAllVerify(s: HostServices, arg?: unknown): Promise<void
     void vscode.window.showWarningMessage(s.trust.capabilities.explanation ?? 'Verify is off in Restricted Mode.');
     return;
   }
-  const markdown = await s.planFiles.read(file);
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Planwise: running verify commands', cancellable: true },
     async (_progress, token) => {
       const cancel = signalOf(token);
       try {
-        return await s.verify.runAll(file, markdown, cancel.signal);
+        return await s.verify.runAll(file, cancel.signal);
       } finally {
         cancel.dispose();
       }
@@ -58,25 +57,45 @@ export async function runAllVerify(s: HostServices, arg?: unknown): Promise<void
   else void vscode.window.showInformationMessage(text);
 }
 
-export async function runVerify(
-  s: HostServices,
-  file?: unknown,
-  stepIndex?: unknown,
-  command?: unknown,
-): Promise<void> {
+/** Lens arguments: the plan file, the step's item path and the verify entry as written. */
+function entryArgs(file: unknown, step: unknown, entry: unknown): [string, string, string] | undefined {
   const plan = fileArg(file);
-  if (!plan || typeof stepIndex !== 'number' || typeof command !== 'string') {
-    void vscode.window.showErrorMessage(
-      'Planwise: "Run Verify Command" needs a plan file, a step number and a command; use the CodeLens above a step.',
-    );
-    return;
-  }
+  const path = typeof step === 'number' ? String(step) : step;
+  if (!plan || typeof path !== 'string' || typeof entry !== 'string') return undefined;
+  return [plan, path, entry];
+}
+
+function needsArgs(what: string): void {
+  void vscode.window.showErrorMessage(
+    `Planwise: "${what}" needs a plan file, a step and a verify entry; use the CodeLens above a step.`,
+  );
+}
+
+export async function runVerify(s: HostServices, file?: unknown, step?: unknown, entry?: unknown): Promise<void> {
+  const args = entryArgs(file, step, entry);
+  if (!args) return needsArgs('Run Verify Command');
   try {
-    const r = await s.verify.run(plan, stepIndex, command);
+    const r = await s.verify.run(...args);
     s.log.info(
-      `verify "${command}" for step ${stepIndex}: exit ${r.exitCode ?? 'none'}${r.timedOut ? ' (timed out)' : ''}`,
+      `verify "${r.command ?? r.entry}" for step ${r.step}: ${r.status}${r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}`,
     );
   } catch (err) {
-    void vscode.window.showWarningMessage(`Planwise: could not run "${command}": ${describeError(err)}`);
+    void vscode.window.showWarningMessage(`Planwise: could not run "${args[2]}": ${describeError(err)}`);
+  }
+}
+
+export function cancelVerify(s: HostServices, file?: unknown, step?: unknown, entry?: unknown): void {
+  const args = entryArgs(file, step, entry);
+  if (!args) return needsArgs('Cancel Verify Command');
+  if (!s.verify.cancel(...args)) s.log.info(`verify "${args[2]}" of step ${args[1]} was not running`);
+}
+
+export async function markChecked(s: HostServices, file?: unknown, step?: unknown, entry?: unknown): Promise<void> {
+  const args = entryArgs(file, step, entry);
+  if (!args) return needsArgs('Mark Checked');
+  try {
+    await s.verify.markChecked(...args);
+  } catch (err) {
+    void vscode.window.showWarningMessage(`Planwise: could not mark "${args[2]}" checked: ${describeError(err)}`);
   }
 }

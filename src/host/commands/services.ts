@@ -1,6 +1,5 @@
 /** What the lazily loaded commands work with; built once by the composition root. */
-import type { ArchiveStore } from '../../core/ports';
-import type { VerifyResults } from '../codelens/verifyResults';
+import type { ArchiveStore } from '../../core/index';
 import type { Advice } from '../errors';
 import type { HostLog } from '../log';
 import type { NativePrompts } from '../prompts/native';
@@ -16,7 +15,6 @@ export interface HostServices {
   readonly native: NativePrompts;
   readonly planFiles: PlanFiles;
   readonly verify: VerifyService;
-  readonly results: VerifyResults;
   readonly archive: ArchiveStore | undefined;
   readonly trust: TrustState;
   readonly log: HostLog;

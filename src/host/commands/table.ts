@@ -1,6 +1,6 @@
 /** The commands that need the host (engine, panel, plans), by key. */
 import type { HostCommandKey } from './keys';
-import { comparePlanRevisions, openCurrentPlan, runAllVerify, runVerify } from './planFile';
+import { cancelVerify, comparePlanRevisions, markChecked, openCurrentPlan, runAllVerify, runVerify } from './planFile';
 import {
   answerQuestions,
   approveFreshContext,
@@ -31,7 +31,9 @@ export const HOST_COMMANDS: Record<HostCommandKey, Runner> = {
   stop: (s) => stop(s),
   answerQuestions: (s) => answerQuestions(s),
   grantMore: (s) => grantMore(s),
-  runVerify: (s, file, step, command) => runVerify(s, file, step, command),
+  runVerify: (s, file, step, entry) => runVerify(s, file, step, entry),
+  cancelVerify: (s, file, step, entry) => cancelVerify(s, file, step, entry),
+  markChecked: (s, file, step, entry) => markChecked(s, file, step, entry),
 };
 
 export async function runHostCommand(s: HostServices, key: HostCommandKey, args: readonly unknown[]): Promise<unknown> {

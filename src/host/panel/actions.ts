@@ -46,16 +46,29 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
         ...(at ? { selection: new vscode.Range(at, at) } : {}),
       });
     },
-    async runVerify(itemPath, command) {
+    async runVerify(itemPath, entry) {
       const plan = await s.currentPlan();
       if (!plan) {
         void vscode.window.showWarningMessage('Planwise: there is no plan to verify.');
         return;
       }
       try {
-        await s.verify.run(plan, Number(itemPath.split('.')[0]), command);
+        await s.verify.run(plan, itemPath, entry);
       } catch (err) {
-        void vscode.window.showWarningMessage(`Planwise: could not run "${command}": ${describeError(err)}`);
+        void vscode.window.showWarningMessage(`Planwise: could not run "${entry}": ${describeError(err)}`);
+      }
+    },
+    async cancelVerify(itemPath, entry) {
+      const plan = await s.currentPlan();
+      if (plan) s.verify.cancel(plan, itemPath, entry);
+    },
+    async markChecked(itemPath, entry) {
+      const plan = await s.currentPlan();
+      if (!plan) return;
+      try {
+        await s.verify.markChecked(plan, itemPath, entry);
+      } catch (err) {
+        void vscode.window.showWarningMessage(`Planwise: could not mark "${entry}" checked: ${describeError(err)}`);
       }
     },
     compareRevisions: () => comparePlanRevisions(s),

@@ -157,9 +157,14 @@ export class EventTranslator {
               title: event.title,
               ...(event.plan_file ? { planFile: this.ctx.relativePath(event.plan_file) } : {}),
               items: event.items.map(toTrackerNode),
+              counts: { ...event.counts },
+              percent: event.percent,
             },
           },
         ];
+      case 'verify.recorded':
+        return []; // shown through the tracker.updated that follows it
+
       case 'progress':
         return this.progress(event.message);
       case 'model.retrying':

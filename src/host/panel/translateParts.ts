@@ -50,17 +50,13 @@ export function toTrackerNode(i: TrackerItemInfo): TrackerNode {
     description: i.description,
     status: i.status,
     files: [...i.files],
-    verify: [...i.verify],
-    ...(i.lastVerify
-      ? {
-          lastVerify: {
-            command: i.lastVerify.command,
-            exitCode: i.lastVerify.exitCode,
-            at: i.lastVerify.at,
-            ...(i.lastVerify.output !== undefined ? { output: i.lastVerify.output } : {}),
-          },
-        }
-      : {}),
+    entries: i.entries.map((e) => ({
+      kind: e.kind,
+      text: e.text,
+      ...(e.command !== undefined ? { command: e.command } : {}),
+      ...(e.result ? { result: { ...e.result } } : {}),
+    })),
+    awaitingCheck: i.awaitingCheck,
     children: i.children.map(toTrackerNode),
   };
 }

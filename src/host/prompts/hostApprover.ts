@@ -4,6 +4,7 @@
  * gate did not admit are confirmed in a modal dialog. Plan decisions never time out: only the
  * person decides. A grant-more prompt left unanswered for 10 minutes is a denial.
  */
+import type { GateCardInfo } from '../../core/events/types';
 import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
 import type { Gate } from '../../protocol';
 import type { PendingRequests } from './pending';
@@ -21,9 +22,23 @@ export interface ApprovalData {
 export interface ApproverDeps {
   readonly pending: PendingRequests;
   readonly surface: PromptSurface;
-  /** Validation of the plan file for the gate card (read from disk by the host). */
-  readonly validate: (planFile: string) => Promise<{ valid: boolean; problems: string[] }>;
   readonly relativePath: (path: string) => string;
+}
+
+/** The panel's gate: the engine's card as it is, with the pending request's id. */
+export function gateOf(card: GateCardInfo, requestId: string, planFile: string): Gate {
+  return {
+    requestId,
+    title: card.title,
+    summary: card.summary,
+    steps: [...card.steps],
+    moreSteps: card.moreSteps,
+    validation: { valid: card.validation.valid, problems: [...card.validation.problems] },
+    contextPercent: card.contextPercent,
+    proposedDuringExecution: card.proposedDuringExecution,
+    hasPreviousRevision: card.previousRevision !== undefined,
+    planFile,
+  };
 }
 
 export class HostApprover implements Approver {
@@ -31,23 +46,9 @@ export class HostApprover implements Approver {
 
   async approvePlan(request: PlanApprovalRequest, signal?: AbortSignal): Promise<PlanApprovalResponse> {
     const { pending, surface } = this.deps;
-    const validation = await this.deps.validate(request.planFile).catch((err: unknown) => ({
-      valid: false,
-      problems: [`The plan file could not be read: ${err instanceof Error ? err.message : String(err)}`],
-    }));
     const data: ApprovalData = { request };
     const { id, promise } = pending.open<PlanApprovalResponse>('approval', { ...(signal ? { signal } : {}), data });
-    const gate: Gate = {
-      requestId: id,
-      title: request.title,
-      summary: request.summary,
-      steps: [...request.steps],
-      validation,
-      contextPercent: Math.min(100, Math.max(0, request.contextUsagePercent)),
-      proposedDuringExecution: request.proposedDuringExecution,
-      hasPreviousRevision: request.previousRevision !== undefined,
-      planFile: this.deps.relativePath(request.planFile),
-    };
+    const gate = gateOf(request.card, id, this.deps.relativePath(request.planFile));
     surface.update([{ op: 'gate.set', gate }]);
     if (!surface.panelVisible()) surface.offerNative(id, { kind: 'approval', request });
     try {

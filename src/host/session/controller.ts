@@ -7,15 +7,7 @@
 import type { ThreadEvent } from '../../core/events/types';
 import type { ApprovalDecision } from '../../core/lifecycle/ports';
 import type { Session, SessionStop } from '../../core/session/api';
-import {
-  emptyViewState,
-  type DeltaOp,
-  type Flags,
-  type Gate,
-  type Mode,
-  type PanelNotice,
-  type ViewState,
-} from '../../protocol';
+import { emptyViewState, type DeltaOp, type Flags, type Mode, type PanelNotice, type ViewState } from '../../protocol';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';
 import type { PendingRequests } from '../prompts/pending';
@@ -39,8 +31,6 @@ export interface ControllerDeps {
   readonly translator: EventTranslator;
   readonly pending: PendingRequests;
   readonly flags: () => Flags;
-  /** The gate card for a plan file the session stopped at (read and validated from disk). */
-  readonly describeGate: (planFile: string) => Promise<Omit<Gate, 'requestId'>>;
   readonly log: { info(line: string): void; warn(line: string): void; error(line: string, err?: unknown): void };
   /** Every event of the current session, after the panel got it (status, verify results, logs). */
   readonly onEvent?: (event: ThreadEvent) => void;
@@ -48,17 +38,10 @@ export interface ControllerDeps {
   readonly onRunError?: (message: string) => void;
 }
 
-/** A gate the host opened itself (the session stopped at `awaiting_approval`): decided via `session.decide`. */
-interface HostGate {
-  readonly requestId: string;
-  readonly planFile: string;
-}
-
 export class SessionController {
   private session: Session | undefined;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<unknown> | undefined;
-  private hostGate: HostGate | undefined;
   private startMode: Mode = 'plan';
   private counter = 0;
   private readonly listeners = new Set<() => void>();
@@ -75,7 +58,7 @@ export class SessionController {
    * question, a budget prompt) is not busy: the person may answer, or start something else.
    */
   get isBusy(): boolean {
-    return this.running !== undefined && this.deps.pending.size === 0 && this.hostGate === undefined;
+    return this.running !== undefined && this.deps.pending.size === 0;
   }
 
   /** Inputs of the context keys. */
@@ -85,7 +68,7 @@ export class SessionController {
       lifecycle: this.session ? state.lifecycle.state : undefined,
       hasPlan: this.session?.planFile !== undefined || state.transcript.some((i) => i.kind === 'plan' && i.file !== ''),
       busy: this.isBusy,
-      gateOpen: this.deps.pending.has('approval') || this.hostGate !== undefined,
+      gateOpen: this.deps.pending.has('approval'),
       pendingQuestion: this.deps.pending.has('interview'),
       pendingGrant: this.deps.pending.has('grantMore'),
     };
@@ -136,7 +119,6 @@ export class SessionController {
     if (!session || session.state === 'idle' || session.state === 'cancelled') {
       return this.start(text);
     }
-    if (this.hostGate) this.closeHostGate();
     this.echo(text);
     return this.track(session.submit(text));
   }
@@ -153,24 +135,16 @@ export class SessionController {
   }
 
   /**
-   * A gate decision from a command, a CodeLens or the panel. Resolves the engine's pending
-   * approval request when there is one, else decides through the session. False when no plan is
-   * waiting for a decision.
+   * A gate decision from a command, a CodeLens or the panel: it answers the engine's pending
+   * approval request. False when no plan is waiting for a decision.
    */
   async decide(decision: ApprovalDecision, feedback?: string, requestId?: string): Promise<boolean> {
     const pendingApproval = requestId ? this.deps.pending.get(requestId) : this.deps.pending.first('approval');
-    if (pendingApproval && pendingApproval.kind === 'approval') {
-      return this.deps.pending.resolve(pendingApproval.id, 'approval', {
-        decision,
-        ...(feedback !== undefined ? { feedback } : {}),
-      });
-    }
-    const gate = this.hostGate;
-    const session = this.session;
-    if (!session || !gate || (requestId !== undefined && requestId !== gate.requestId)) return false;
-    this.closeHostGate();
-    void this.track(session.decide(decision, feedback));
-    return true;
+    if (!pendingApproval || pendingApproval.kind !== 'approval') return false;
+    return this.deps.pending.resolve(pendingApproval.id, 'approval', {
+      decision,
+      ...(feedback !== undefined ? { feedback } : {}),
+    });
   }
 
   /**
@@ -202,6 +176,7 @@ export class SessionController {
 
   dispose(): void {
     this.session?.cancel();
+    this.session?.dispose();
     this.unsubscribe?.();
     this.deps.pending.closeAll('Planwise is shutting down');
     this.listeners.clear();
@@ -211,8 +186,8 @@ export class SessionController {
     this.unsubscribe?.();
     this.releasePrompts();
     this.session?.cancel();
+    this.session?.dispose();
     this.deps.pending.closeAll('A new session replaced the previous one');
-    this.hostGate = undefined;
     this.session = session;
     const lifecycle = { state: session.state, mode, busy: false };
     this.deps.translator.reset(lifecycle);
@@ -272,8 +247,7 @@ export class SessionController {
     this.deps.log.info(`run stopped: ${stop.kind}`);
     switch (stop.kind) {
       case 'awaiting_approval':
-        if (!this.deps.pending.has('approval')) await this.openHostGate(stop.planFile);
-        break;
+        break; // the engine asked through the Approver; its card is on the panel
       case 'blocked':
         this.setStandingNotice('blocked', {
           id: `blocked-${++this.counter}`,
@@ -292,25 +266,6 @@ export class SessionController {
         break;
     }
     return stop;
-  }
-
-  private async openHostGate(planFile: string): Promise<void> {
-    const requestId = `gate-${++this.counter}`;
-    try {
-      const gate = await this.deps.describeGate(planFile);
-      this.hostGate = { requestId, planFile };
-      this.deps.hub.update([{ op: 'gate.set', gate: { ...gate, requestId } }]);
-    } catch (err) {
-      this.deps.log.error(`could not show the plan ${planFile} for approval`, err);
-      this.notice('error', `The plan is waiting for approval but could not be read: ${String(err)}`);
-    }
-    this.changed();
-  }
-
-  private closeHostGate(): void {
-    this.hostGate = undefined;
-    this.deps.hub.update([{ op: 'gate.set', gate: null }]);
-    this.changed();
   }
 
   private notice(level: 'info' | 'warning' | 'error', text: string): void {

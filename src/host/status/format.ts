@@ -2,7 +2,15 @@
  * The status-bar budget indicator, as data: compact text, a markdown tooltip, a severity that
  * picks the colour, and what a click does. Pure; `statusBar.ts` only copies it onto the item.
  */
-import type { Budget, GrantMorePrompt } from '../../protocol';
+import type { Budget, GrantMorePrompt, Tracker } from '../../protocol';
+
+/** The tracker's progress as the engine counted it (`tracker.updated`). */
+export type TrackerProgress = Pick<Tracker, 'counts' | 'percent'>;
+
+/** `2/3 ✓ 66%`: the engine's numbers, never recounted. */
+export function trackerText(t: TrackerProgress): string {
+  return `${t.counts.done}/${t.counts.total} ✓ ${t.percent}%`;
+}
 
 export type Severity = 'normal' | 'warning' | 'error';
 
@@ -90,20 +98,27 @@ export function statusTooltip(b: Budget | null, grant: GrantMorePrompt | null): 
   return lines.join('\n');
 }
 
-export function statusView(b: Budget | null, grant: GrantMorePrompt | null): StatusView {
+export function statusView(
+  b: Budget | null,
+  grant: GrantMorePrompt | null,
+  tracker: TrackerProgress | null = null,
+): StatusView {
   const severity = severityOf(b, grant !== null);
-  const text = statusText(b);
+  const text = tracker ? `${statusText(b)} · ${trackerText(tracker)}` : statusText(b);
   const label = b
     ? `Planwise budget: ${b.toolCalls.used} of ${b.toolCalls.max > 0 ? b.toolCalls.max : 'unlimited'} tool calls, ` +
       `context ${Math.round(b.contextPercent)} percent, ${b.tokens.input + b.tokens.output} tokens spent` +
       (b.tokens.cap > 0 ? ` of a ${b.tokens.cap} token cap` : '') +
       (grant ? '. A limit was reached: activate to grant more.' : '')
     : 'Planwise: no budget reported yet';
+  const progress = tracker
+    ? `. Tracker: ${tracker.counts.done} of ${tracker.counts.total} steps done, ${tracker.percent} percent`
+    : '';
   return {
     text,
     tooltip: statusTooltip(b, grant),
     severity,
     click: grant ? 'grantMore' : 'openPanel',
-    accessibilityLabel: label,
+    accessibilityLabel: label + progress,
   };
 }

@@ -22,7 +22,7 @@ export class BudgetStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const view = statusView(state.budget, state.grantMore);
+    const view = statusView(state.budget, state.grantMore, state.tracker);
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;

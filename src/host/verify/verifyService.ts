@@ -1,84 +1,79 @@
 /**
- * Runs a plan's verify commands for the CodeLens and the panel: in the Planwise terminal through
- * shell integration (exit code captured), one at a time, recording each result in
- * `VerifyResults`. Refused with an explanation in Restricted Mode.
+ * The host's verify actions (CodeLens, the panel's buttons, Run All Verify) on top of the engine's
+ * one `Verifier`: a run, a cancel or a sign-off names a plan file, a step and an entry as written;
+ * the entry must be one the plan holds, and its parse is the engine's (`verifyEntryOf`), so the
+ * command runs exactly as the validator understood it. Refused with an explanation in Restricted
+ * Mode. Results are the verifier's; this file keeps none.
  */
-import type { CommandRunner } from '../../core/ports';
-import { validatePlan } from '../../core/plan/validator';
-import { EXEC_ENV } from '../../core/tools/execCommand';
-import type { VerifyRecord } from '../codelens/lenses';
-import { verifyCommandOf } from '../codelens/lenses';
-import type { VerifyResults } from '../codelens/verifyResults';
+import type { VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
+import { validatePlan, verifyEntryOf } from '../../core/index';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
-export const VERIFY_TIMEOUT_MS = 10 * 60_000;
-export const VERIFY_OUTPUT_BYTES = 256 * 1024;
-/** The tail of the output kept with the result (what the tracker shows). */
-const OUTPUT_TAIL = 4000;
-
 export interface VerifyDeps {
-  readonly runner: CommandRunner;
+  readonly verifier: Verifier;
   readonly trust: TrustState;
-  readonly results: VerifyResults;
-  /** Where verify commands run: the workspace root. */
-  readonly cwd: () => string;
-  readonly now: () => number;
+  /** The plan file's text (the editor's or the disk's). */
+  readonly read: (planFile: string) => Promise<string>;
 }
 
 export interface RunAllSummary {
   readonly passed: number;
   readonly failed: number;
-  /** Checks a person performs (no command). */
+  /** Checks a person signs off (no command). */
   readonly manual: number;
 }
 
 export class VerifyService {
   constructor(private readonly deps: VerifyDeps) {}
 
-  async run(planFile: string, stepIndex: number, command: string, signal?: AbortSignal): Promise<VerifyRecord> {
-    if (!this.deps.trust.trusted) throw new Error(UNTRUSTED_EXPLANATION);
-    const { results, now } = this.deps;
-    results.record(planFile, stepIndex, { command, exitCode: null, at: now(), running: true });
-    try {
-      const run = await this.deps.runner.run(command, {
-        cwd: this.deps.cwd(),
-        env: EXEC_ENV,
-        timeoutMs: VERIFY_TIMEOUT_MS,
-        maxOutputBytes: VERIFY_OUTPUT_BYTES,
-        ...(signal ? { signal } : {}),
-      });
-      const record: VerifyRecord = {
-        command,
-        exitCode: run.exitCode,
-        at: now(),
-        ...(run.timedOut ? { timedOut: true } : {}),
-      };
-      const output = `${run.stdout}${run.stderr ? `\n${run.stderr}` : ''}`;
-      results.record(planFile, stepIndex, record, output.slice(-OUTPUT_TAIL));
-      return record;
-    } catch (err) {
-      const record: VerifyRecord = { command, exitCode: null, at: now() };
-      results.record(planFile, stepIndex, record, err instanceof Error ? err.message : String(err));
-      throw err;
-    }
+  get verifier(): Verifier {
+    return this.deps.verifier;
   }
 
-  /** Every verify command of the plan, in step order; a failure does not stop the rest. */
-  async runAll(planFile: string, markdown: string, signal?: AbortSignal): Promise<RunAllSummary> {
+  /** The parsed entry `text` of item `step` ("2", "2.1"), when the plan holds it. */
+  async entryOf(planFile: string, step: string, text: string): Promise<VerifyEntry> {
+    const steps = validatePlan(await this.deps.read(planFile)).summary.steps;
+    const top = steps[Number(step.split('.')[0]) - 1];
+    const entry = top?.entries.find((e) => e.text === text);
+    if (entry) return entry;
+    // A sub-item's entries live on its checkbox line inside the step.
+    if (top && step.includes('.') && top.text.includes(text)) return verifyEntryOf(text);
+    throw new Error(`step ${step} of this plan has no verify entry "${text}"`);
+  }
+
+  async run(planFile: string, step: string, text: string): Promise<VerifyRecord> {
+    if (!this.deps.trust.trusted) throw new Error(UNTRUSTED_EXPLANATION);
+    const entry = await this.entryOf(planFile, step, text);
+    return this.deps.verifier.run(planFile, step, entry, 'person');
+  }
+
+  cancel(planFile: string, step: string, text: string): boolean {
+    return this.deps.verifier.cancel(planFile, step, text);
+  }
+
+  /** The person signs a check off ("Mark checked"). */
+  async markChecked(planFile: string, step: string, text: string): Promise<VerifyRecord> {
+    const entry = await this.entryOf(planFile, step, text);
+    if (entry.kind !== 'check') throw new Error(`"${text}" is a command: run it instead`);
+    return this.deps.verifier.signOff(planFile, step, entry.text);
+  }
+
+  /** Every command entry of the plan, in step order; a failure does not stop the rest. */
+  async runAll(planFile: string, signal?: AbortSignal): Promise<RunAllSummary> {
     if (!this.deps.trust.trusted) throw new Error(UNTRUSTED_EXPLANATION);
     let passed = 0;
     let failed = 0;
     let manual = 0;
-    for (const step of validatePlan(markdown).summary.steps) {
-      for (const entry of step.verify) {
-        const command = verifyCommandOf(entry);
-        if (command === undefined) {
+    const steps = validatePlan(await this.deps.read(planFile)).summary.steps;
+    for (const step of steps) {
+      for (const entry of step.entries) {
+        if (entry.kind === 'check') {
           manual++;
           continue;
         }
         if (signal?.aborted) return { passed, failed, manual };
-        const r = await this.run(planFile, step.index, command, signal).catch(() => undefined);
-        if (r?.exitCode === 0) passed++;
+        const r = await this.deps.verifier.run(planFile, String(step.index), entry, 'person', signal);
+        if (r.status === 'passed') passed++;
         else failed++;
       }
     }

@@ -7,6 +7,8 @@ import { openFile } from './openFile';
 import { ready } from './ready';
 import { resume } from './resume';
 import { resync } from './resync';
+import { cancelVerify } from './cancelVerify';
+import { markChecked } from './markChecked';
 import { runVerify } from './runVerify';
 import { setApiKey } from './setApiKey';
 import { setMode } from './setMode';
@@ -27,6 +29,8 @@ export const HANDLERS: HandlerTable = {
   grantMore,
   openFile,
   runVerify,
+  cancelVerify,
+  markChecked,
   compareRevisions,
   resume,
   setApiKey,

@@ -1,0 +1,48 @@
+/**
+ * The engine's public surface: the only module of `src/core` that hosts (`src/host`, `src/cli`,
+ * `src/node`) import. `test/arch/layering.test.ts` enforces it. What is not exported here is the
+ * engine's own business.
+ */
+
+// ---- ports: what a host implements ----------------------------------------------------------
+export type * from './ports';
+export type * from './lifecycle/ports';
+export * from './agent/model';
+export { DEFAULT_BUDGETS, type BudgetOverrides } from './agent/budgets';
+export { StreamAccumulator } from './agent/streamAccumulator';
+
+// ---- sessions and their events --------------------------------------------------------------
+export type * from './session/api';
+export type * from './events/types';
+export type { AwaitingCheck } from './session/trackerView';
+export { createSession, resumeSession } from './session/session';
+export { SessionArchive } from './events/archive';
+
+// ---- plans ------------------------------------------------------------------------------------
+export type { PlanError, PlanSummary, ParsedStep, VerifyEntry } from './plan/types';
+export { validatePlan } from './plan/validator';
+export { extractPlan } from './plan/parser';
+export { diffPlans } from './plan/diff';
+export { stripTrackerBlock } from './plan/trackerBlock';
+export { DEFAULT_PLANS_DIR, isPlanFileName, planPaths, revisionOf } from './plan/storeLayout';
+export { PlanStore, type PlanListing } from './plan/store';
+export { STATUS_GLYPH, trackerCounts, trackerProgress, parseTrackerFile, type Tracker } from './plan/tracker';
+export { parseVerifyEntry, verifyEntryOf } from './plan/verification';
+export { detectIntent, intentToDecision, normalizeIntentText } from './lifecycle/intents';
+
+// ---- verify: the one runner and result store ------------------------------------------------
+export {
+  Verifier,
+  DEFAULT_VERIFY_TIMEOUT_MS,
+  type VerifyRecord,
+  type VerifyStatus,
+  type VerifyOrigin,
+  type VerifierOptions,
+} from './verify/verifier';
+export { stepVerdict, isAwaitingCheck, type StepVerdict } from './verify/stepVerdict';
+
+// ---- tools hosts reuse -------------------------------------------------------------------------
+export { EXEC_ENV } from './tools/shellRun';
+export { globToRegExpSource } from './tools/glob';
+export { HEAVY_DIRS, IgnoreRules, rootOf } from './tools/ignoreRules';
+export { JsSearcher } from './tools/jsSearch';

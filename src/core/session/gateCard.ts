@@ -1,0 +1,112 @@
+/**
+ * The "Ready to code?" card, built once by the engine from the stored, validated plan and carried
+ * in `plan.approval.requested` and the `PlanApprovalRequest`. Every host renders it as it is: none
+ * re-reads or re-validates the plan.
+ */
+import { basename, dirname, join } from 'node:path';
+import type { GateCardInfo } from '../events/types';
+import type { PlanApprovalRequest } from '../lifecycle/ports';
+import { diffPlans } from '../plan/diff';
+import { planPaths, revisionFileName } from '../plan/storeLayout';
+import type { SessionCore } from './core';
+
+/** Steps the card lists before "…and N more steps". */
+export const GATE_VISIBLE_STEPS = 5;
+
+/**
+ * The card and the approval request for the plan now at the gate, from one load of the stored
+ * plan (validated when it was saved and again when loaded; nothing here validates it anew).
+ */
+export async function gateRequest(core: SessionCore): Promise<PlanApprovalRequest & { card: GateCardInfo }> {
+  const snapshot = core.machine.pendingApproval();
+  const contextPercent = Math.min(100, Math.max(0, core.contextPercent()));
+  const proposedDuringExecution = snapshot?.proposedDuringExecution ?? false;
+  let plan;
+  try {
+    plan = await core.store.load(core.planStem!);
+  } catch (err) {
+    const planFile = core.planFile ?? '';
+    const card: GateCardInfo = {
+      title: basename(planFile),
+      summary: '',
+      steps: [],
+      moreSteps: 0,
+      validation: { valid: false, problems: [`The plan file could not be read: ${String(err)}`] },
+      contextPercent,
+      revision: 0,
+      proposedDuringExecution,
+    };
+    return {
+      card,
+      planFile,
+      title: card.title,
+      summary: '',
+      steps: [],
+      contextUsagePercent: contextPercent,
+      proposedDuringExecution,
+    };
+  }
+  const actions = plan.summary.steps.map((s) => s.action);
+  const previous =
+    plan.revisions >= 2
+      ? join(planPaths(dirname(plan.file), plan.stem).history, revisionFileName(plan.revisions - 1))
+      : snapshot?.previousPlanFile;
+  const card: GateCardInfo = {
+    title: plan.summary.title || basename(plan.file),
+    summary: plan.summary.summary,
+    steps: actions.slice(0, GATE_VISIBLE_STEPS),
+    moreSteps: Math.max(0, actions.length - GATE_VISIBLE_STEPS),
+    validation: {
+      valid: plan.valid,
+      problems: plan.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
+    },
+    contextPercent,
+    revision: plan.revisions,
+    proposedDuringExecution,
+    ...(previous !== undefined ? { previousRevision: previous } : {}),
+  };
+  let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
+  if (plan.revisions >= 2) {
+    const before = await core.store.readRevision(plan.stem, plan.revisions - 1);
+    const d = diffPlans(before, plan.markdown);
+    changes = {
+      diff: d.unified,
+      stepChanges: { added: d.added.length, removed: d.removed.length, changed: d.changed.length },
+    };
+  }
+  return {
+    card,
+    revision: plan.revisions,
+    ...changes,
+    planFile: plan.file,
+    title: card.title,
+    summary: card.summary,
+    steps: actions,
+    contextUsagePercent: contextPercent,
+    proposedDuringExecution,
+    ...(previous !== undefined ? { previousRevision: previous } : {}),
+  };
+}
+
+/**
+ * Emits `plan.approval.requested` with the card for an approval the machine just requested, and
+ * returns the request for the `Approver` (undefined when the machine requested none).
+ */
+export async function announceGate(
+  core: SessionCore,
+): Promise<(PlanApprovalRequest & { card: GateCardInfo }) | undefined> {
+  const pending = core.gateAnnouncement;
+  if (!pending) return undefined;
+  core.gateAnnouncement = undefined;
+  const request = await gateRequest(core);
+  const e = pending.effect;
+  core.bus.emit({
+    type: 'plan.approval.requested',
+    turn_id: pending.turnId,
+    plan_file: e.planFile,
+    ...(e.proposedDuringExecution ? { proposed_during_execution: true } : {}),
+    ...(e.previousPlanFile !== undefined ? { previous_revision: e.previousPlanFile } : {}),
+    card: request.card,
+  });
+  return request;
+}

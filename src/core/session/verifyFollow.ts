@@ -1,0 +1,63 @@
+/**
+ * The session follows the engine's verifier for its plan: every result goes out as
+ * `verify.recorded`, and the tracker shows it. A result a person produced (a lens, the panel,
+ * "Mark checked") can settle a step: once every command passed and every check is signed off the
+ * step is completed; a failing command puts it back in progress. The build agent's results are
+ * settled by the verify gate that asked for them.
+ */
+import type { TaskItem } from '../plan/tracker';
+import type { VerifyRecord } from '../verify/verifier';
+import type { SessionCore } from './core';
+import { emitTracker, itemVerdict } from './trackerView';
+
+function itemAt(items: readonly TaskItem[], path: string): TaskItem | undefined {
+  let list = items;
+  let item: TaskItem | undefined;
+  for (const part of path.split('.')) {
+    item = list[Number(part) - 1];
+    if (!item) return undefined;
+    list = item.children;
+  }
+  return item;
+}
+
+async function settle(core: SessionCore, r: VerifyRecord): Promise<void> {
+  const tracker = core.tracker;
+  const t = tracker?.get();
+  const item = t ? itemAt(t.items, r.step) : undefined;
+  if (!tracker || !t || !item) return;
+  if (r.origin === 'person' && r.status !== 'running' && item.status !== 'completed') {
+    const verdict = itemVerdict(core, r.step, item);
+    const status = verdict.complete
+      ? 'completed'
+      : r.status === 'failed' || r.status === 'timed_out' || (r.status === 'checked' && item.status === 'pending')
+        ? 'in_progress'
+        : undefined;
+    if (status !== undefined && status !== item.status) {
+      await tracker.apply({ action: 'update', index_path: r.step, status });
+      return; // the tracker's persist emitted it
+    }
+  }
+  emitTracker(core, t);
+}
+
+/** Subscribes the session to the verifier; returns the unsubscribe. */
+export function followVerifier(core: SessionCore): () => void {
+  return core.verifier.onRecorded((r) => {
+    if (core.planFile === undefined ? r.planFile !== '' : r.planFile !== core.planFile) return;
+    core.bus.emit({
+      type: 'verify.recorded',
+      plan_file: r.planFile,
+      step: r.step,
+      entry: r.entry,
+      kind: r.kind,
+      ...(r.command !== undefined ? { command: r.command } : {}),
+      status: r.status,
+      exit_code: r.exitCode,
+      duration_ms: r.durationMs,
+      output: r.output,
+      origin: r.origin,
+    });
+    settle(core, r).catch((err: unknown) => core.deps.log?.(`verify: updating the tracker failed: ${String(err)}`));
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The engine's one verify runner and its one result store. Every runner of a `verify:` entry (the
+ * build's verify gate, the CodeLens, the panel's Run button, Run All Verify) calls `run` with the
+ * entry the validator parsed; nobody re-parses or rewrites the command. Each run is its own
+ * process, so a hung run never blocks the next one, and each can be cancelled by its key. A check
+ * (no command proves it) is signed off by a person with `signOff`. Results are keyed by plan file,
+ * step path and the entry as written, and every change goes out to the listeners as the body of a
+ * `verify.recorded` event; hosts and the session are views of that.
+ */
+import type { CommandRunner } from '../ports';
+import type { VerifyEntry } from '../plan/types';
+import { EXEC_ENV } from '../tools/shellRun';
+
+/** The one verify timeout of every runner (the build gate, lenses, the panel, the CLI). */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 5 * 60_000;
+export const VERIFY_OUTPUT_BYTES = 256 * 1024;
+/** The tail of the output kept with a result (what the tracker and the lens tooltip show). */
+export const VERIFY_OUTPUT_TAIL = 4000;
+
+export type VerifyStatus = 'running' | 'passed' | 'failed' | 'timed_out' | 'cancelled' | 'checked';
+
+/** Who asked: the build agent's verify gate, or a person (lens, panel, CLI prompt). */
+export type VerifyOrigin = 'build' | 'person';
+
+/** One verify result, as it travels in `verify.recorded`. */
+export interface VerifyRecord {
+  readonly planFile: string;
+  /** The tracker item path ("2", "2.1"); a plan step's path is its 1-based index. */
+  readonly step: string;
+  /** The entry as written in the plan: the key. */
+  readonly entry: string;
+  readonly kind: VerifyEntry['kind'];
+  /** The command that ran (commands only), exactly as the validator parsed it. */
+  readonly command?: string;
+  readonly status: VerifyStatus;
+  /** Null while running, for checks, and when the run was stopped before it exited. */
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+  /** The tail of the output, or why the run could not happen. */
+  readonly output: string;
+  readonly at: number;
+  readonly origin: VerifyOrigin;
+}
+
+export interface VerifierOptions {
+  /** Absent: this host cannot run processes; every command run is recorded as failed, saying so. */
+  readonly runner?: CommandRunner;
+  /** Where verify commands run: the workspace root. */
+  readonly cwd: () => string;
+  readonly now: () => number;
+  readonly timeoutMs?: number;
+}
+
+type Listener = (record: VerifyRecord) => void;
+
+const keyOf = (planFile: string, step: string, entry: string) => `${planFile}\u0000${step}\u0000${entry}`;
+
+export class Verifier {
+  private readonly records = new Map<string, VerifyRecord>();
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<VerifyRecord> }>();
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly options: VerifierOptions) {}
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
+  }
+
+  /** The latest result of one entry of one step, if it ever ran or was signed off. */
+  latest(planFile: string, step: string, entry: string): VerifyRecord | undefined {
+    return this.records.get(keyOf(planFile, step, entry));
+  }
+
+  /** True while any result is kept (relative times need refreshing). */
+  get hasResults(): boolean {
+    return this.records.size > 0;
+  }
+
+  isRunning(planFile: string, step: string, entry: string): boolean {
+    return this.running.has(keyOf(planFile, step, entry));
+  }
+
+  onRecorded(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Runs a command entry in its own process. A second run of an entry that is still running joins
+   * the first. `signal` (the build turn's) cancels it like `cancel` does.
+   */
+  run(
+    planFile: string,
+    step: string,
+    entry: VerifyEntry,
+    origin: VerifyOrigin,
+    signal?: AbortSignal,
+  ): Promise<VerifyRecord> {
+    if (entry.kind !== 'command') {
+      return Promise.reject(new Error(`"${entry.text}" is a check a person signs off; it has no command to run`));
+    }
+    const key = keyOf(planFile, step, entry.text);
+    const already = this.running.get(key);
+    if (already) return already.done;
+    const abort = new AbortController();
+    const onOuterAbort = () => abort.abort(signal?.reason);
+    signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal?.aborted) abort.abort(signal.reason);
+    const base = { planFile, step, entry: entry.text, kind: entry.kind, command: entry.command, origin } as const;
+    const started = this.options.now();
+    this.record({ ...base, status: 'running', exitCode: null, durationMs: 0, output: '', at: started });
+    const done = this.execute(entry.command, abort.signal).then((r) => {
+      signal?.removeEventListener('abort', onOuterAbort);
+      this.running.delete(key);
+      const now = this.options.now();
+      return this.record({ ...base, ...r, durationMs: r.durationMs ?? now - started, at: now });
+    });
+    this.running.set(key, { abort, done });
+    return done;
+  }
+
+  /** Stops a running entry; its result is recorded as cancelled. False when it was not running. */
+  cancel(planFile: string, step: string, entry: string): boolean {
+    const run = this.running.get(keyOf(planFile, step, entry));
+    if (!run) return false;
+    run.abort.abort(new Error('verify cancelled by the person'));
+    return true;
+  }
+
+  /** Stops every running entry (the host is shutting down). */
+  cancelAll(): void {
+    for (const run of this.running.values()) run.abort.abort(new Error('verify cancelled'));
+  }
+
+  /** A person signed a check off. Only a person: the build agent has no path here. */
+  signOff(planFile: string, step: string, entry: string): VerifyRecord {
+    return this.record({
+      planFile,
+      step,
+      entry,
+      kind: 'check',
+      status: 'checked',
+      exitCode: null,
+      durationMs: 0,
+      output: '',
+      at: this.options.now(),
+      origin: 'person',
+    });
+  }
+
+  /** Forgets a plan's results (its file now holds another plan). */
+  forget(planFile: string): void {
+    for (const k of [...this.records.keys()]) if (k.startsWith(`${planFile}\u0000`)) this.records.delete(k);
+  }
+
+  private async execute(
+    command: string,
+    signal: AbortSignal,
+  ): Promise<Pick<VerifyRecord, 'status' | 'exitCode' | 'output'> & { durationMs?: number }> {
+    const runner = this.options.runner;
+    if (!runner) {
+      return { status: 'failed', exitCode: null, output: 'verify commands cannot run here: this host has no shell' };
+    }
+    try {
+      const run = await runner.run(command, {
+        cwd: this.options.cwd(),
+        env: EXEC_ENV,
+        timeoutMs: this.timeoutMs,
+        maxOutputBytes: VERIFY_OUTPUT_BYTES,
+        signal,
+      });
+      const output = `${run.stdout}${run.stderr ? `\n${run.stderr}` : ''}`.slice(-VERIFY_OUTPUT_TAIL);
+      if (signal.aborted) return { status: 'cancelled', exitCode: null, output, durationMs: run.durationMs };
+      if (run.timedOut) {
+        const note = `\n(timed out after ${Math.round(this.timeoutMs / 1000)} s)`;
+        return { status: 'timed_out', exitCode: null, output: `${output}${note}`, durationMs: run.durationMs };
+      }
+      return {
+        status: run.exitCode === 0 ? 'passed' : 'failed',
+        exitCode: run.exitCode,
+        output,
+        durationMs: run.durationMs,
+      };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { status: signal.aborted ? 'cancelled' : 'failed', exitCode: null, output: message };
+    }
+  }
+
+  private record(r: VerifyRecord): VerifyRecord {
+    this.records.set(keyOf(r.planFile, r.step, r.entry), r);
+    for (const l of [...this.listeners]) {
+      try {
+        l(r);
+      } catch {
+        // One failing view must not hide the result from the others.
+      }
+    }
+    return r;
+  }
+}
