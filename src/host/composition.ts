@@ -153,9 +153,7 @@ export function composeHost(shared: SharedParts): Host {
     observer: {
       debug: (line) => log.debug(line),
       onError: (err) =>
-        showAdvice(
-          adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider),
-        ),
+        showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider)),
       onRetry: (e) => countdown.show(e),
       onSettled: () => countdown.hide(),
     },

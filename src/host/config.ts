@@ -20,13 +20,21 @@ export interface BudgetSettings {
   readonly planningTokenCap: number;
 }
 
+export type ProviderKind = 'openai-compatible' | 'vscode-lm';
+
 export interface PlanwiseSettings {
+  /** Where models come from: an OpenAI-compatible endpoint, or VS Code's Language Model API. */
+  readonly provider: ProviderKind;
   /** The API root without a trailing slash. */
   readonly baseUrl: string;
   readonly planningModel: string;
   /** Empty: the planning model builds too. */
   readonly buildModel: string;
   readonly contextWindow: number;
+  /** Planwise's own model request timeouts, in seconds. */
+  readonly request: { readonly firstByteTimeoutSeconds: number; readonly idleTimeoutSeconds: number };
+  /** Compaction starts when the thread passes this share of the context window. */
+  readonly context: { readonly compactAtPercent: number };
   readonly budgets: BudgetSettings;
   /** Workspace-relative, forward slashes. */
   readonly plansDirectory: string;
@@ -36,10 +44,13 @@ export interface PlanwiseSettings {
 }
 
 export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
+  provider: 'openai-compatible',
   baseUrl: 'https://api.openai.com/v1',
   planningModel: 'gpt-4.1',
   buildModel: '',
   contextWindow: 128_000,
+  request: Object.freeze({ firstByteTimeoutSeconds: 120, idleTimeoutSeconds: 120 }),
+  context: Object.freeze({ compactAtPercent: 80 }),
   budgets: Object.freeze({
     blockedCap: DEFAULT_BUDGETS.blockedCap,
     toolCallsPerTurn: DEFAULT_BUDGETS.toolCallsPerTurn,
@@ -59,10 +70,14 @@ export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
 
 /** Every setting key (without the `planwise.` prefix), as contributed in package.json. */
 export const SETTING_KEYS = [
+  'provider',
   'baseUrl',
   'planningModel',
   'buildModel',
   'contextWindow',
+  'request.firstByteTimeoutSeconds',
+  'request.idleTimeoutSeconds',
+  'context.compactAtPercent',
   'budgets.blockedCap',
   'budgets.toolCallsPerTurn',
   'budgets.loopsPerTurn',
@@ -84,6 +99,7 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
  * start straight in the build agent.
  */
 export const RESTRICTED_SETTING_KEYS: readonly SettingKey[] = [
+  'provider',
   'baseUrl',
   'buildModel',
   'planningModel',
@@ -124,13 +140,25 @@ export function readSettings(get: SettingGetter): ReadSettings {
     }
     return v;
   };
+  const percent = (key: SettingKey, fallback: number): number => {
+    const v = count(key, fallback, 10);
+    if (v <= 100) return v;
+    bad(key, `must be a percentage from 10 to 100; got ${v}. Using ${fallback}.`);
+    return fallback;
+  };
 
   return {
     settings: {
+      provider: readProvider(get('provider'), d.provider, (m) => bad('provider', m)),
       baseUrl: readBaseUrl(get('baseUrl'), d.baseUrl, (m) => bad('baseUrl', m)),
       planningModel: readModel(get('planningModel'), d.planningModel, true, (m) => bad('planningModel', m)),
       buildModel: readModel(get('buildModel'), d.buildModel, false, (m) => bad('buildModel', m)),
       contextWindow: count('contextWindow', d.contextWindow, 1024),
+      request: {
+        firstByteTimeoutSeconds: count('request.firstByteTimeoutSeconds', d.request.firstByteTimeoutSeconds, 1),
+        idleTimeoutSeconds: count('request.idleTimeoutSeconds', d.request.idleTimeoutSeconds, 1),
+      },
+      context: { compactAtPercent: percent('context.compactAtPercent', d.context.compactAtPercent) },
       budgets: {
         blockedCap: count('budgets.blockedCap', d.budgets.blockedCap),
         toolCallsPerTurn: count('budgets.toolCallsPerTurn', d.budgets.toolCallsPerTurn),
@@ -229,6 +257,13 @@ function readAllowList(v: unknown, bad: (m: string) => void): readonly string[] 
   return out;
 }
 
+function readProvider(v: unknown, fallback: ProviderKind, bad: (m: string) => void): ProviderKind {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (v === 'openai-compatible' || v === 'vscode-lm') return v;
+  bad(`must be "openai-compatible" or "vscode-lm"; got ${JSON.stringify(v)}. Using "${fallback}".`);
+  return fallback;
+}
+
 function readAgent(v: unknown, fallback: 'plan' | 'build', bad: (m: string) => void): 'plan' | 'build' {
   if (v === undefined || v === null) return fallback;
   if (v === 'plan' || v === 'build') return v;
@@ -255,14 +290,15 @@ export function budgetOverrides(b: BudgetSettings): BudgetOverrides {
 export function toSessionConfig(
   s: PlanwiseSettings,
   trusted: () => boolean,
-  extra: { home?: string } = {},
+  extra: { home?: string; contextWindow?: number } = {},
 ): SessionConfig {
   const config = {
     planningModel: s.planningModel,
     ...(s.buildModel !== '' ? { buildModel: s.buildModel } : {}),
     plansDir: s.plansDirectory,
     budgets: budgetOverrides(s.budgets),
-    contextWindow: s.contextWindow,
+    contextWindow: extra.contextWindow ?? s.contextWindow,
+    compactAtPercent: s.context.compactAtPercent,
     requireVerifyToComplete: s.requireVerifyToComplete,
     buildAllowList: s.buildCommandAllowList,
     interactive: true,

@@ -15,8 +15,38 @@ export interface Advice {
   readonly setting?: string;
 }
 
-export function adviceForModelError(err: ModelError, baseUrl: string, hasKey: boolean): Advice {
+export function adviceForModelError(
+  err: ModelError,
+  baseUrl: string,
+  hasKey: boolean,
+  provider: 'openai-compatible' | 'vscode-lm' = 'openai-compatible',
+): Advice {
+  if (provider === 'vscode-lm' && (err.kind === 'auth' || err.kind === 'bad_request')) {
+    // No key and no endpoint: the message says what VS Code refused, or which model is missing.
+    return {
+      severity: 'error',
+      message: err.message,
+      actions: ['Open Settings', 'Show Log'],
+      setting: err.kind === 'auth' ? 'planwise.provider' : 'planwise.planningModel',
+    };
+  }
   switch (err.kind) {
+    case 'timeout':
+      return {
+        severity: 'error',
+        message: err.message,
+        actions: ['Open Settings', 'Show Log'],
+        setting: /idle-stream/.test(err.message)
+          ? 'planwise.request.idleTimeoutSeconds'
+          : 'planwise.request.firstByteTimeoutSeconds',
+      };
+    case 'context_length':
+      return {
+        severity: 'error',
+        message: `${err.message} Planwise compacted the request and tried again; lower planwise.context.compactAtPercent or start a fresh session.`,
+        actions: ['Open Settings', 'Show Log'],
+        setting: 'planwise.context.compactAtPercent',
+      };
     case 'auth':
       return {
         severity: 'error',

@@ -8,6 +8,8 @@ import type { ConfigService } from '../configService';
 import type { HostLog } from '../log';
 import { describeError } from '../log';
 import { listModels } from '../models';
+import type { ProviderKind } from '../config';
+import { vscodeLmModels } from '../adapters/vscodeLmProvider';
 
 export interface SettingsCommandDeps {
   readonly keys: ApiKeyStore;
@@ -48,47 +50,95 @@ export async function clearApiKey(d: SettingsCommandDeps): Promise<void> {
 
 interface ModelPick extends vscode.QuickPickItem {
   readonly model?: string;
+  /** Where the model comes from; picking it sets `planwise.provider`. */
+  readonly provider?: ProviderKind;
 }
 
 export async function selectModel(d: SettingsCommandDeps): Promise<void> {
   const s = d.config.settings;
   const quickPick = vscode.window.createQuickPick<ModelPick>();
   quickPick.title = 'Planwise: Select Model';
-  quickPick.placeholder = `Models at ${s.baseUrl}, or type a model name`;
+  quickPick.placeholder = `Models at ${s.baseUrl} and VS Code's language models, or type a model name`;
   quickPick.busy = true;
   quickPick.show();
   const typed = (): ModelPick[] =>
     quickPick.value.trim() !== ''
       ? [{ label: quickPick.value.trim(), description: 'use this name', model: quickPick.value.trim() }]
       : [];
-  let listed: ModelPick[] = [];
-  quickPick.onDidChangeValue(() => (quickPick.items = [...typed(), ...listed]));
+  const role = (id: string, provider: ProviderKind) =>
+    provider !== s.provider
+      ? undefined
+      : id === s.planningModel
+        ? 'planning model'
+        : id === s.buildModel
+          ? 'build model'
+          : undefined;
+  let endpoint: ModelPick[] = [];
+  let lm: ModelPick[] = [];
+  const refresh = () => {
+    const section = (label: string, items: ModelPick[]): ModelPick[] =>
+      items.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...items] : [];
+    quickPick.items = [
+      ...typed(),
+      ...section(`OpenAI-compatible: ${s.baseUrl}`, endpoint),
+      ...section('VS Code language models (no key)', lm),
+    ];
+  };
+  quickPick.onDidChangeValue(refresh);
+  let pending = 2;
+  const settle = () => {
+    if (--pending === 0) quickPick.busy = false;
+    refresh();
+  };
   listModels(s.baseUrl, await d.keys.get()).then(
     ({ ids }) => {
-      listed = ids.map((id) => ({
-        label: id,
-        ...(id === s.planningModel
-          ? { description: 'planning model' }
-          : id === s.buildModel
-            ? { description: 'build model' }
-            : {}),
-        model: id,
-      }));
-      quickPick.items = [...typed(), ...listed];
-      quickPick.busy = false;
+      endpoint = ids.map((id) => {
+        const r = role(id, 'openai-compatible');
+        return { label: id, ...(r ? { description: r } : {}), model: id, provider: 'openai-compatible' };
+      });
+      settle();
     },
     (err: unknown) => {
       d.log.warn(`listing models failed: ${describeError(err)}`);
       quickPick.placeholder = `${describeError(err)}`;
-      quickPick.busy = false;
+      settle();
     },
   );
-  const model = await new Promise<string | undefined>((resolve) => {
-    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.model ?? (quickPick.value.trim() || undefined)));
+  vscodeLmModels().then(
+    (models) => {
+      lm = models.map((m) => {
+        const r = role(m.id, 'vscode-lm');
+        return {
+          label: m.name,
+          description: [m.vendor, r].filter(Boolean).join(' · '),
+          detail: `${m.id} · ${m.maxInputTokens} input tokens`,
+          model: m.id,
+          provider: 'vscode-lm',
+        };
+      });
+      settle();
+    },
+    (err: unknown) => {
+      d.log.warn(`listing VS Code language models failed: ${describeError(err)}`);
+      settle();
+    },
+  );
+  const picked = await new Promise<ModelPick | undefined>((resolve) => {
+    quickPick.onDidAccept(() => {
+      const item = quickPick.selectedItems[0];
+      const name = quickPick.value.trim();
+      resolve(item?.model ? item : name ? { label: name, model: name } : undefined);
+    });
     quickPick.onDidHide(() => resolve(undefined));
   });
   quickPick.dispose();
+  const model = picked?.model;
   if (!model) return;
+  if (picked.provider && picked.provider !== s.provider) {
+    // Both agents use one provider: picking a model of the other one switches it.
+    await d.config.update('provider', picked.provider);
+    d.log.info(`provider set: ${picked.provider}`);
+  }
   const use = await vscode.window.showQuickPick(
     [
       { label: 'Planning and building', value: 'both' as const },

@@ -18,6 +18,8 @@ export interface EngineParts {
   readonly apiKey: () => Promise<string | undefined>;
   readonly observer: ModelObserver;
   readonly log: (line: string) => void;
+  /** The model client for a provider other than an OpenAI-compatible endpoint (VS Code's Language Model API). */
+  readonly providerModel?: (settings: PlanwiseSettings) => Promise<ModelClient | undefined>;
 }
 
 /** No key is stored and the server is not a local one: the person is asked to set one first. */
@@ -44,20 +46,30 @@ const loadModules = once(async () => {
 
 export function createEngineAccess(parts: EngineParts): EngineAccess {
   const modelFor = async (settings: PlanwiseSettings): Promise<ModelClient> => {
+    const own = await parts.providerModel?.(settings);
+    if (own) return new ObservedModelClient(own, parts.observer);
     const { OpenAI } = await loadModules();
     const key = await parts.apiKey();
     if (key === undefined && !isLocalEndpoint(settings.baseUrl)) throw new MissingApiKeyError(settings.baseUrl);
     const client = new OpenAI({
       baseURL: settings.baseUrl,
       ...(key !== undefined ? { apiKey: key } : {}),
+      firstByteTimeoutMs: settings.request.firstByteTimeoutSeconds * 1000,
+      idleTimeoutMs: settings.request.idleTimeoutSeconds * 1000,
       log: (line) => parts.log(`model client: ${line}`),
     });
     return new ObservedModelClient(client, parts.observer);
   };
   const build = async () => {
     const settings = parts.settings();
-    const deps: SessionDeps = { ...parts.deps(), model: await modelFor(settings) };
-    return { deps, config: toSessionConfig(settings, parts.trusted) };
+    const model = await modelFor(settings);
+    const deps: SessionDeps = { ...parts.deps(), model };
+    // A provider that knows its model's window (vscode.lm's maxInputTokens) overrides the setting.
+    const window = model.contextWindow?.(settings.planningModel);
+    return {
+      deps,
+      config: toSessionConfig(settings, parts.trusted, window !== undefined ? { contextWindow: window } : {}),
+    };
   };
   return {
     async create(): Promise<Session> {
