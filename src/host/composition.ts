@@ -41,6 +41,8 @@ import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
 import { createEngineAccess } from './session/engine';
 import { BudgetStatusBar } from './status/statusBar';
+import { RetryCountdown } from './status/retryCountdown';
+import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
 import { VerifyService } from './verify/verifyService';
 
@@ -78,7 +80,7 @@ export function composeHost(shared: SharedParts): Host {
   // ---- panel state, prompts -----------------------------------------------------------------
   const flags = (): Flags => ({
     hasApiKey: keys.known.length > 0,
-    keyRequired: !isLocalEndpoint(config.settings.baseUrl),
+    keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
     trusted: trust.trusted,
   });
   const hub = new PanelHub(
@@ -126,6 +128,8 @@ export function composeHost(shared: SharedParts): Host {
   const verify = new VerifyService({ verifier, trust, read: (file) => ws().planFiles.read(file) });
 
   // ---- engine and session -------------------------------------------------------------------
+  // A retry's wait, counted down in the status bar (the panel shows it as a notice).
+  const countdown = store.add(new RetryCountdown());
   const engine = createEngineAccess({
     deps: () => {
       const w = ws();
@@ -148,8 +152,12 @@ export function composeHost(shared: SharedParts): Host {
     apiKey: () => keys.get(),
     observer: {
       debug: (line) => log.debug(line),
-      onError: (err) => showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0)),
+      onError: (err) =>
+        showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider)),
+      onRetry: (e) => countdown.show(e),
+      onSettled: () => countdown.hide(),
     },
+    providerModel: (settings) => vscodeLmModel(settings, (line) => log.debug(`vscode.lm: ${line}`)),
     log: (line) => log.debug(line),
   });
   const controller: SessionController = new SessionController({
