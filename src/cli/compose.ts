@@ -38,6 +38,11 @@ export interface RunFlags {
   readonly untrusted: boolean;
   readonly allowCommands: readonly string[];
   readonly contextWindow?: number;
+  /** Seconds; the model client's first-byte and idle-stream timeouts. */
+  readonly firstByteTimeout?: number;
+  readonly idleTimeout?: number;
+  /** Compact the request view past this share of the context window, in percent. */
+  readonly compactAt?: number;
   readonly verbose: boolean;
   readonly positionals: readonly string[];
 }
@@ -50,9 +55,13 @@ export interface ModelSettings {
   /** Environment variables that may hold the key; commands never see them. */
   readonly keyVariables: readonly string[];
   readonly maxRetries: number;
+  readonly firstByteTimeoutMs: number;
+  readonly idleTimeoutMs: number;
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:11434/v1';
+/** Seconds, as in the extension's planwise.request.* settings. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
 const DEFAULT_RETRIES = 3;
 
 /** True for endpoints on this machine (127.0.0.0/8, localhost, ::1), which need no API key. */
@@ -104,6 +113,8 @@ export function resolveModelSettings(
     ...(apiKey !== undefined ? { apiKey } : {}),
     keyVariables: [...new Set(['OPENAI_API_KEY', keyVar])],
     maxRetries,
+    firstByteTimeoutMs: (flags.firstByteTimeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    idleTimeoutMs: (flags.idleTimeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
   };
 }
 
@@ -218,6 +229,8 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
       baseURL: settings.baseURL,
       ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
       maxRetries: settings.maxRetries,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
       ...(log ? { log } : {}),
     }),
     clock: systemClock,
@@ -236,6 +249,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     ...(autoDecision !== undefined ? { autoDecision } : {}),
     ...(flags.allowCommands.length > 0 ? { buildAllowList: flags.allowCommands } : {}),
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
+    ...(flags.compactAt !== undefined ? { compactAtPercent: flags.compactAt } : {}),
   };
 
   return {

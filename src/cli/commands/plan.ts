@@ -27,7 +27,13 @@ export const MODEL_OPTIONS = `Workspace and model:
   --model ID             planning model (default: $PLANWISE_MODEL; required)
   --build-model ID       model for the build after approval (default: $PLANWISE_BUILD_MODEL, else the planning model)
   --api-key-env NAME     read the API key from $NAME (default: OPENAI_API_KEY; not needed for localhost endpoints)
-  --context-window N     the model's context window in tokens, for the context-usage figure (default 128000)
+  --context-window N     the model's context window in tokens, for the context figure and compaction (default 128000)
+  --compact-at PERCENT   compact what is sent past this share of the context window (10-100, default 80)
+  --first-byte-timeout SECONDS
+                         wait this long for the first byte of each answer (default 120; raise it for a
+                         local model that takes minutes to load)
+  --idle-timeout SECONDS wait this long between two pieces of a streaming answer (default 120)
+  --provider NAME        openai-compatible, the only provider the CLI has (vscode-lm is VS Code's own)
 
 Run options:
   --json                 print every event as one JSON line on stdout (messages go to stderr)
@@ -67,6 +73,15 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 type Parsed = RunFlags | { readonly error: string } | { readonly help: true };
 
+/** A whole number of seconds from 1 to 24 hours, or the problem with it. */
+function seconds(flag: string, v: string, set: (n: number) => void): string | undefined {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400)
+    return `${flag} needs a whole number of seconds (1 to 86400), not '${v}'`;
+  set(n);
+  return undefined;
+}
+
 /** Parses the flags `plan` and `resume` share; everything else is a positional argument. */
 export function parseRunFlags(args: readonly string[]): Parsed {
   const f: Mutable<RunFlags> & { allowCommands: string[]; positionals: string[] } = {
@@ -90,6 +105,21 @@ export function parseRunFlags(args: readonly string[]): Parsed {
       return undefined;
     },
     '--allow-command': (v) => void f.allowCommands.push(v),
+    '--first-byte-timeout': (v) => seconds('--first-byte-timeout', v, (n) => (f.firstByteTimeout = n)),
+    '--idle-timeout': (v) => seconds('--idle-timeout', v, (n) => (f.idleTimeout = n)),
+    '--compact-at': (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 10 || n > 100)
+        return `--compact-at needs a percentage from 10 to 100, not '${v}'`;
+      f.compactAt = n;
+      return undefined;
+    },
+    '--provider': (v) =>
+      v === 'openai-compatible'
+        ? undefined
+        : v === 'vscode-lm'
+          ? "the CLI supports the openai-compatible provider only: vscode-lm (VS Code's Language Model API, e.g. GitHub Copilot) works inside VS Code; here, give --base-url and --model"
+          : `--provider takes openai-compatible (the only provider the CLI has), not '${v}'`,
     '--context-window': (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1000) return `--context-window needs a token count of at least 1000, not '${v}'`;
@@ -179,6 +209,7 @@ export async function driveSession(
       ]);
       if ('planFile' in outcome) return reportPending(ctx, outcome.planFile);
       const stop = outcome.stop;
+      run.ui.breakLine(); // streamed text may have stopped mid-line
       if (interrupted) {
         io.stderr.write(`planwise: interrupted. Resume with: ${resumeCommand(session.id)}\n`);
         return EXIT_INTERRUPTED;

@@ -27,6 +27,7 @@ export interface StopContext {
 export const resumeCommand = (id: string) => `planwise resume ${id}`;
 
 function fail(ctx: StopContext, sentence: string): number {
+  ctx.ui.breakLine(); // streamed text may have stopped mid-line: never "Done.planwise: …"
   ctx.stderr.write(`planwise: ${ctx.redact(sentence)}\n`);
   return EXIT_FAILED;
 }

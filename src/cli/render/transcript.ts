@@ -10,6 +10,7 @@ import type { Printer } from './printer';
 import type { Style } from './style';
 import { failedResultLine, toolCallLine } from './toolCall';
 import { trackerLines } from './tracker';
+import { compactedLine, retryLine } from './modelLines';
 
 const DECISION_TEXT: Readonly<Record<string, string>> = {
   execute: 'implement the plan in this context',
@@ -111,6 +112,12 @@ export class TranscriptRenderer {
         break;
       case 'thread.completed':
         this.line(this.style.green('✓ Build finished.'));
+        break;
+      case 'model.retrying':
+        this.line(this.style.yellow(`… ${retryLine(e.wait_ms, e.attempt, e.max_attempts, e.reason)}`));
+        break;
+      case 'context.compacted':
+        this.line(this.style.dim(`↺ ${compactedLine(e)}`));
         break;
       // The command reports a failed run once, when it ends (see stop.ts); state changes, turn
       // boundaries and usage have no line of their own.
