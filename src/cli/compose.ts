@@ -5,9 +5,15 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ArchiveStore } from '../core/ports';
-import type { SessionConfig, SessionDeps, Session } from '../core/session/api';
-import type { ApprovalDecision, Approver, Interviewer } from '../core/lifecycle/ports';
+import type {
+  ArchiveStore,
+  SessionConfig,
+  SessionDeps,
+  Session,
+  ApprovalDecision,
+  Approver,
+  Interviewer,
+} from '../core/index';
 import { systemClock } from '../node/clock';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';

@@ -10,6 +10,7 @@ export type * from './lifecycle/ports';
 export * from './agent/model';
 export { DEFAULT_BUDGETS, type BudgetOverrides } from './agent/budgets';
 export { StreamAccumulator } from './agent/streamAccumulator';
+export { InlineReasoningSplitter } from './agent/inlineReasoning';
 
 // ---- sessions and their events --------------------------------------------------------------
 export type * from './session/api';
@@ -40,6 +41,9 @@ export {
   type VerifierOptions,
 } from './verify/verifier';
 export { stepVerdict, isAwaitingCheck, type StepVerdict } from './verify/stepVerdict';
+
+// ---- the read-only gate (`planwise check-command`) ---------------------------------------------
+export { judgeCommand, type GateContext, type Judgement } from './gate';
 
 // ---- tools hosts reuse -------------------------------------------------------------------------
 export { EXEC_ENV } from './tools/shellRun';

@@ -4,7 +4,7 @@
  * Granting trust switches them on without a reload: everything asks `TrustState` at the moment
  * it acts, never at start-up.
  */
-import type { CommandRunner, RunOptions, RunResult } from '../core/ports';
+import type { CommandRunner, RunOptions, RunResult } from '../core/index';
 
 export interface TrustCapabilities {
   readonly fileTools: boolean;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { accessSync, constants, promises as fsp, realpathSync, statSync } from 'node:fs';
-import type { WorkspaceReader, WorkspaceWriter } from '../core/ports';
+import type { WorkspaceReader, WorkspaceWriter } from '../core/index';
 import { WorkspaceEditWriter } from './adapters/editWriter';
 import { ExcludingReader } from './adapters/filesExclude';
 import { VscodeWorkspaceReader, VscodeWorkspaceWriter } from './adapters/vscodeFs';

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/ports';
+import type { Clock } from '../core/index';
 
 export const systemClock: Clock = {
   now: () => Date.now(),

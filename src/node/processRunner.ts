@@ -3,7 +3,7 @@
  * process group so a timeout or cancel kills everything it started. Each output stream is capped.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import type { CommandRunner, RunOptions, RunResult } from '../core/ports';
+import type { CommandRunner, RunOptions, RunResult } from '../core/index';
 import { scrubbedEnv } from './env';
 
 /** After killing the group, how long to wait for the pipes to close before giving up on them. */

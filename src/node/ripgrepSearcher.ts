@@ -7,9 +7,17 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { SearchFileResult, SearchRequest, SearchResult, Searcher, WorkspaceReader } from '../core/ports';
-import { HEAVY_DIRS, IgnoreRules, rootOf } from '../core/tools/ignoreRules';
-import { JsSearcher } from '../core/tools/jsSearch';
+import {
+  HEAVY_DIRS,
+  IgnoreRules,
+  rootOf,
+  JsSearcher,
+  type SearchFileResult,
+  type SearchRequest,
+  type SearchResult,
+  type Searcher,
+  type WorkspaceReader,
+} from '../core/index';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

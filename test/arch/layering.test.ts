@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
-import { findLayeringViolations, type SourceFile } from './layering';
+import { CORE_IMPORT_ALLOWANCES, findLayeringViolations, importsOf, type SourceFile } from './layering';
 
 const repo = resolve(__dirname, '../..');
 
@@ -104,6 +104,52 @@ describe('layering rules', () => {
       resolver,
     );
     assert.deepEqual(v, []);
+  });
+
+  it('flags a host or CLI importing a core module other than src/core/index.ts, and allows the index', () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'src/host/panel/x.ts', text: `import { validatePlan } from '../../core/plan/validator';` },
+        { path: 'src/cli/render/y.ts', text: `import type { ThreadEvent } from '../../core/events/types';` },
+        { path: 'src/node/z.ts', text: `import type { CommandRunner } from '../core/ports';` },
+        { path: 'src/extension.ts', text: `const m = await import('./core/session/session');` },
+        { path: 'src/host/ok.ts', text: `import { validatePlan, type ThreadEvent } from '../core/index';` },
+      ],
+      resolver,
+    );
+    assert.deepEqual(v, [
+      'src/host/panel/x.ts: hosts import the engine only through src/core/index.ts (found src/core/plan/validator)',
+      'src/cli/render/y.ts: hosts import the engine only through src/core/index.ts (found src/core/events/types)',
+      'src/node/z.ts: hosts import the engine only through src/core/index.ts (found src/core/ports)',
+      'src/extension.ts: hosts import the engine only through src/core/index.ts (found src/core/session/session)',
+    ]);
+  });
+
+  it('flags src/node importing host or CLI code, and the CLI importing the VS Code host', () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'src/node/a.ts', text: `import { x } from '../host/trust';` },
+        { path: 'src/node/b.ts', text: `import { y } from '../cli/io';` },
+        { path: 'src/cli/c.ts', text: `import { z } from '../host/config';` },
+        { path: 'src/cli/d.ts', text: `import { w } from '../node/clock';` },
+        { path: 'src/host/e.ts', text: `import { v } from '../node/clock';` },
+      ],
+      resolver,
+    );
+    assert.deepEqual(v, [
+      'src/node/a.ts: src/node must not import src/host/trust',
+      'src/node/b.ts: src/node must not import src/cli/io',
+      'src/cli/c.ts: src/cli must not import src/host/config',
+    ]);
+  });
+
+  it('keeps every temporary allowance for a file that exists and still needs it', () => {
+    for (const [path, why] of Object.entries(CORE_IMPORT_ALLOWANCES)) {
+      assert.ok(why.length > 0);
+      const text = readFileSync(join(repo, path), 'utf8');
+      const direct = importsOf(text).some((spec) => /(^|\/)core\/(?!index$)/.test(spec));
+      assert.ok(direct, `${path} no longer imports engine modules directly: drop its allowance`);
+    }
   });
 
   it('flags src/protocol importing anything but zod and itself', () => {

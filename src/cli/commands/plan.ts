@@ -6,9 +6,7 @@
  * Also home of what `resume` shares: the flag parser and the loop that drives a session until it
  * stops (answering the model's prose replies on a terminal).
  */
-import type { ApprovalDecision } from '../../core/lifecycle/ports';
-import type { Session, SessionStop } from '../../core/session/api';
-import { createSession } from '../../core/session/session';
+import { createSession, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
 import { composeRun, type CliRun, type RunFlags } from '../compose';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 import {

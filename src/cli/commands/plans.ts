@@ -3,7 +3,7 @@
  * and tracker progress. Reads only; never writes.
  */
 import * as path from 'node:path';
-import { PlanStore, type PlanListing } from '../../core/plan/store';
+import { PlanStore, type PlanListing } from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 

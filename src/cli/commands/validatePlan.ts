@@ -3,8 +3,7 @@
  * hooks. A file holding a `<proposed_plan>` block (a saved model response) is judged by the block.
  */
 import * as path from 'node:path';
-import { validatePlan, type PlanError } from '../../core/plan/validator';
-import { extractPlan } from '../../core/plan/parser';
+import { validatePlan, extractPlan, type PlanError } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 

@@ -6,7 +6,7 @@
  * Leaving the gate without an answer (end of input, Ctrl-C) keeps the plan pending: `onDetach`
  * tells the command, which reports how to resume; the session archive already holds the gate.
  */
-import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 import { parseGateAnswer, printGate } from './gate';

@@ -4,8 +4,13 @@
  * and anything that is not a clear decision is sent to the planner as revision feedback —
  * never taken as approval.
  */
-import { detectIntent, intentToDecision, normalizeIntentText } from '../../core/lifecycle/intents';
-import type { PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import {
+  detectIntent,
+  intentToDecision,
+  normalizeIntentText,
+  type PlanApprovalRequest,
+  type PlanApprovalResponse,
+} from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 

@@ -4,7 +4,7 @@
  * answer, Ctrl-C or the end of input skips the questions ("cancelled": the model may ask again).
  * In a non-interactive run every question is denied, permanently for the session.
  */
-import type { InterviewOutcome, InterviewQuestion, Interviewer, InterviewAnswer } from '../../core/lifecycle/ports';
+import type { InterviewOutcome, InterviewQuestion, Interviewer, InterviewAnswer } from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 import type { LineInput } from './lineInput';

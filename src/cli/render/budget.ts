@@ -1,5 +1,5 @@
 /** The budget progress line: tool calls used/max, loop iterations and context usage. */
-import type { BudgetSnapshot } from '../../core/events/types';
+import type { BudgetSnapshot } from '../../core/index';
 
 const of = (used: number, max: number) => `${used}/${max === 0 ? '∞' : max}`;
 

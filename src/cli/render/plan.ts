@@ -2,8 +2,7 @@
  * A persisted plan in the transcript: the whole plan the first time, and for a later revision
  * what changed (steps added, removed, changed, then the unified diff of the markdown).
  */
-import { diffPlans } from '../../core/plan/diff';
-import { stripTrackerBlock } from '../../core/plan/trackerBlock';
+import { diffPlans, stripTrackerBlock } from '../../core/index';
 import type { Printer } from './printer';
 import type { Style } from './style';
 

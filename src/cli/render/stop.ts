@@ -4,8 +4,7 @@
  * model could not be reached (the engine's message already names the base URL and the model).
  * Failures go to stderr; the person's next step (the resume command) is always spelled out.
  */
-import type { LifecycleState } from '../../core/events/types';
-import type { SessionStop } from '../../core/session/api';
+import type { LifecycleState, SessionStop } from '../../core/index';
 import type { Printer } from './printer';
 import type { Redactor } from './redact';
 import type { Style } from './style';

@@ -2,7 +2,7 @@
  * One line per tool call: the tool, its main argument, and the gate's verdict (✓ allowed,
  * ✗ blocked with the reason). Failed results get one short line of their own.
  */
-import type { ItemPayload } from '../../core/events/types';
+import type { ItemPayload } from '../../core/index';
 import type { Style } from './style';
 
 const MAX_ARG_CHARS = 100;

@@ -2,8 +2,7 @@
  * The task tracker as a compact tree (rules §5 glyphs), printed whenever it changes. The counts and
  * the percentage are the engine's, from `tracker.updated`; nothing is counted here.
  */
-import { STATUS_GLYPH } from '../../core/plan/tracker';
-import type { ThreadEvent, TrackerItemInfo } from '../../core/events/types';
+import { STATUS_GLYPH, type ThreadEvent, type TrackerItemInfo } from '../../core/index';
 import type { Style } from './style';
 
 type TrackerEvent = Pick<Extract<ThreadEvent, { type: 'tracker.updated' }>, 'title' | 'items' | 'counts' | 'percent'>;

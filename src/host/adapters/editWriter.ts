@@ -5,7 +5,7 @@
  * (atomic) writer.
  */
 import * as vscode from 'vscode';
-import type { WorkspaceWriter } from '../../core/ports';
+import type { WorkspaceWriter } from '../../core/index';
 
 const METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Planwise build agent', needsConfirmation: false };
 

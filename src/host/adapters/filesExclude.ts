@@ -4,8 +4,7 @@
  * sees in the Explorer. Reads of a named file are not affected.
  */
 import { extname, relative, sep } from 'node:path';
-import type { DirEntry, FileStat, WorkspaceReader } from '../../core/ports';
-import { globToRegExpSource } from '../../core/tools/glob';
+import { globToRegExpSource, type DirEntry, type FileStat, type WorkspaceReader } from '../../core/index';
 
 /** The setting's shape: a glob to `true`/`false`, or to `{ when: "$(basename).ts" }`. */
 export type FilesExcludeSetting = Readonly<Record<string, unknown>>;

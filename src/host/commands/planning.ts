@@ -1,6 +1,6 @@
 /** Start Planning and the gate's commands: approve, approve in a fresh context, stay (revise), cancel, stop. */
 import * as vscode from 'vscode';
-import type { ApprovalDecision } from '../../core/lifecycle/ports';
+import type { ApprovalDecision } from '../../core/index';
 import { adviceForMissingKey } from '../errors';
 import { describeError } from '../log';
 import { askFeedback } from '../prompts/native';

@@ -3,7 +3,7 @@
  * pick between adding and patching (which item ids the panel has, the plan item a turn streams
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
-import type { ItemPayload, ThreadEvent } from '../../core/events/types';
+import type { ItemPayload, ThreadEvent } from '../../core/index';
 import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 

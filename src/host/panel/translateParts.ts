@@ -1,5 +1,5 @@
 /** Value conversions the translator uses: tool arguments, budgets, tracker items. Pure. */
-import type { BudgetSnapshot, TrackerItemInfo } from '../../core/events/types';
+import type { BudgetSnapshot, TrackerItemInfo } from '../../core/index';
 import type { Budget, TrackerNode } from '../../protocol';
 
 const ARGS_SUMMARY_MAX = 200;

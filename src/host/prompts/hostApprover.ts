@@ -4,8 +4,7 @@
  * gate did not admit are confirmed in a modal dialog. Plan decisions never time out: only the
  * person decides. A grant-more prompt left unanswered for 10 minutes is a denial.
  */
-import type { GateCardInfo } from '../../core/events/types';
-import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/lifecycle/ports';
+import type { GateCardInfo, Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/index';
 import type { Gate } from '../../protocol';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';

@@ -3,7 +3,7 @@
  * hidden, QuickPick flows for questions and the gate, modal dialogs for budgets and commands.
  */
 import * as vscode from 'vscode';
-import type { ApprovalDecision, InterviewOutcome, InterviewQuestion } from '../../core/lifecycle/ports';
+import type { ApprovalDecision, InterviewOutcome, InterviewQuestion } from '../../core/index';
 import { FOCUS_PANEL_COMMAND } from '../ids';
 import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
 import type { InterviewData } from './hostInterviewer';

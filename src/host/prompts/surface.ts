@@ -2,7 +2,7 @@
  * Where questions and approvals reach the person: the panel (through view-state ops), and native
  * VS Code UI when the panel is not showing. The composition root implements it; tests fake it.
  */
-import type { InterviewQuestion, LimitKind, PlanApprovalRequest } from '../../core/lifecycle/ports';
+import type { InterviewQuestion, LimitKind, PlanApprovalRequest } from '../../core/index';
 import type { DeltaOp } from '../../protocol';
 
 export interface PromptSurface {

@@ -4,9 +4,7 @@
  * translator, reacts to why a run stopped, and exposes what the context keys and the status bar
  * need. It knows nothing of VS Code; the engine arrives through `EngineAccess`.
  */
-import type { ThreadEvent } from '../../core/events/types';
-import type { ApprovalDecision } from '../../core/lifecycle/ports';
-import type { Session, SessionStop } from '../../core/session/api';
+import type { ThreadEvent, ApprovalDecision, Session, SessionStop } from '../../core/index';
 import { emptyViewState, type DeltaOp, type Flags, type Mode, type PanelNotice, type ViewState } from '../../protocol';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';

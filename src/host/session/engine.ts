@@ -3,8 +3,7 @@
  * the first session, never at activation. Each session gets a model client made with the current
  * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
  */
-import type { ModelClient } from '../../core/agent/model';
-import type { Session, SessionDeps } from '../../core/session/api';
+import type { ModelClient, Session, SessionDeps } from '../../core/index';
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
 import { once } from '../disposables';
@@ -32,9 +31,9 @@ export class MissingApiKeyError extends Error {
 
 const loadModules = once(async () => {
   const [session, openai, archive] = await Promise.all([
-    import('../../core/session/session'),
+    import('../../core/index'),
     import('../../node/openaiModelClient'),
-    import('../../core/events/archive'),
+    import('../../core/index'),
   ]);
   return {
     createSession: session.createSession,

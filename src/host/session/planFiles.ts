@@ -4,10 +4,14 @@
  * the `WorkspaceReader` port, so this works on real folders in tests.
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { WorkspaceReader } from '../../core/ports';
-import { validatePlan } from '../../core/plan/validator';
-import { isPlanFileName, planPaths, revisionOf } from '../../core/plan/storeLayout';
-import { stripTrackerBlock } from '../../core/plan/trackerBlock';
+import {
+  validatePlan,
+  isPlanFileName,
+  planPaths,
+  revisionOf,
+  stripTrackerBlock,
+  type WorkspaceReader,
+} from '../../core/index';
 
 export interface Comparison {
   readonly left: string;
