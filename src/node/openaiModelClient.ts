@@ -33,7 +33,7 @@ import {
   timeoutError,
 } from './openaiModelErrors';
 import type { ErrorContext, RetryAdvice } from './openaiModelErrors';
-import { SdkMessageCache, originOf, toRequestBody } from './openaiRequest';
+import { SdkMessageCache, originOf, sendBack, toRequestBody } from './openaiRequest';
 import { RequestWatch } from './requestWatch';
 import { streamFetch, type ResponseNotes, type WatchedInit } from './streamFetch';
 
@@ -117,6 +117,8 @@ export class OpenAIModelClient implements ModelClient {
   /** Cleared once the endpoint rejects `stream_options`. */
   private includeUsage = true;
   private readonly sdkMessages = new SdkMessageCache();
+  /** Round-trip fields each origin refused to take back (learnt from its 400), never sent again. */
+  private readonly refusedFields = new Map<string, Set<string>>();
 
   constructor(private readonly options: OpenAIModelClientOptions) {
     this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
@@ -175,6 +177,18 @@ export class OpenAIModelClient implements ModelClient {
             this.log(`${this.baseURL} rejects stream_options; asking again without usage reporting`);
             attempt--;
             continue;
+          }
+          const refused = refusedRoundTripField(err, request);
+          if (refused) {
+            const origin = originOf(this.baseURL, request.model);
+            const set = this.refusedFields.get(origin) ?? new Set<string>();
+            if (!set.has(refused)) {
+              set.add(refused);
+              this.refusedFields.set(origin, set);
+              this.log(`${this.baseURL} refuses '${refused}' on assistant messages; asking again without it`);
+              attempt--;
+              continue;
+            }
           }
           advice = retryAdvice(err, this.now);
           failure = requestError(err, ctx, attempt);
@@ -292,12 +306,35 @@ export class OpenAIModelClient implements ModelClient {
 
   /** Sends the request; resolves when the response headers arrive. */
   private open(request: ModelRequest, watch: RequestWatch) {
-    const body = toRequestBody(request, this.includeUsage, this.sdkMessages, originOf(this.baseURL, request.model));
+    const origin = originOf(this.baseURL, request.model);
+    const body = toRequestBody(
+      request,
+      this.includeUsage,
+      this.sdkMessages,
+      sendBack(origin, this.refusedFields.get(origin)),
+    );
     // Reaches `streamFetch` in its init: the SDK spreads `fetchOptions` into every fetch call.
     const watched: Omit<WatchedInit, 'signal'> = { planwiseWatch: watch };
     const fetchOptions = watched as unknown as Record<string, never>;
     return this.client.chat.completions.create(body, { signal: watch.signal, fetchOptions }).withResponse();
   }
+}
+
+/**
+ * The round-trip field a 400 says the endpoint does not accept (Groq: "property 'reasoning' is
+ * unsupported"), when the request carried it; undefined otherwise.
+ */
+function refusedRoundTripField(err: unknown, request: ModelRequest): string | undefined {
+  if (!(err instanceof OpenAI.APIError) || err.status !== 400) return undefined;
+  const text = `${err.message} ${JSON.stringify(err.error ?? '')}`;
+  if (!/unsupported|unknown|not permitted|unrecognized|not allowed|extra/i.test(text)) return undefined;
+  const sent = new Set<string>();
+  for (const m of request.messages) {
+    if (m.role !== 'assistant') continue;
+    for (const k of Object.keys(m.roundTrip?.fields ?? {})) sent.add(k);
+    for (const c of m.toolCalls ?? []) for (const k of Object.keys(c.roundTrip?.fields ?? {})) sent.add(k);
+  }
+  return [...sent].find((k) => new RegExp(`['"\\s.]${k}['"\\s]`).test(text));
 }
 
 /** `formatWait` for callers that print retry waits. */

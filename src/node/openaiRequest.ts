@@ -18,21 +18,39 @@ export function originOf(baseURL: string, model: string): string {
  * Thread messages are immutable once stored, so each is converted once: a long session would
  * otherwise re-convert its whole history on every request.
  */
-const converted = new WeakMap<ChatMessage, { origin: string; sdk: ChatCompletionMessageParam }>();
+const converted = new WeakMap<ChatMessage, { key: string; sdk: ChatCompletionMessageParam }>();
 
-function toSdkMessage(m: ChatMessage, origin: string): ChatCompletionMessageParam {
+/**
+ * Whose round-trip fields a request sends back: this origin's, minus any field the endpoint
+ * refused (Groq sends `reasoning` but answers 400 when it comes back).
+ */
+export interface SendBack {
+  readonly origin: string;
+  readonly refused: ReadonlySet<string>;
+  /** Identifies origin + refused fields, for the conversion caches. */
+  readonly key: string;
+}
+
+export function sendBack(origin: string, refused: ReadonlySet<string> = new Set()): SendBack {
+  return { origin, refused, key: `${origin}\u0000${[...refused].sort().join(',')}` };
+}
+
+function toSdkMessage(m: ChatMessage, back: SendBack): ChatCompletionMessageParam {
   const known = converted.get(m);
-  if (known?.origin === origin) return known.sdk;
-  const sdk = convertMessage(m, origin);
-  converted.set(m, { origin, sdk });
+  if (known?.key === back.key) return known.sdk;
+  const sdk = convertMessage(m, back);
+  converted.set(m, { key: back.key, sdk });
   return sdk;
 }
 
 /** The fields to send back: only those that came from this origin; another provider gets none. */
-const backTo = (rt: RoundTrip | undefined, origin: string): Record<string, unknown> =>
-  rt !== undefined && rt.origin === origin ? rt.fields : {};
+function backTo(rt: RoundTrip | undefined, back: SendBack): Record<string, unknown> {
+  if (rt === undefined || rt.origin !== back.origin) return {};
+  if (back.refused.size === 0) return rt.fields;
+  return Object.fromEntries(Object.entries(rt.fields).filter(([k]) => !back.refused.has(k)));
+}
 
-function convertMessage(m: ChatMessage, origin: string): ChatCompletionMessageParam {
+function convertMessage(m: ChatMessage, origin: SendBack): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
     case 'user':
@@ -62,11 +80,11 @@ function convertMessage(m: ChatMessage, origin: string): ChatCompletionMessagePa
 export class SdkMessageCache {
   private source: readonly ChatMessage[] = [];
   private sdk: ChatCompletionMessageParam[] = [];
-  private origin = '';
+  private key = sendBack('').key;
 
-  convert(messages: readonly ChatMessage[], origin = ''): ChatCompletionMessageParam[] {
-    if (origin !== this.origin) {
-      this.origin = origin;
+  convert(messages: readonly ChatMessage[], back: SendBack = sendBack('')): ChatCompletionMessageParam[] {
+    if (back.key !== this.key) {
+      this.key = back.key;
       this.source = [];
     }
     const shared = Math.min(messages.length, this.source.length);
@@ -75,7 +93,7 @@ export class SdkMessageCache {
     const out = this.sdk.slice(0, same);
     // Converted afresh, not through the WeakMap: its entries would only duplicate this cache and
     // cost the garbage collector (ephemerons) on every collection of a long session.
-    for (let i = same; i < messages.length; i++) out.push(convertMessage(messages[i]!, origin));
+    for (let i = same; i < messages.length; i++) out.push(convertMessage(messages[i]!, back));
     this.source = messages;
     this.sdk = out;
     return out;
@@ -92,11 +110,12 @@ export function toRequestBody(
   request: ModelRequest,
   includeUsage = true,
   cache?: SdkMessageCache,
-  origin = '',
+  origin: string | SendBack = '',
 ): ChatCompletionCreateParamsStreaming {
+  const back = typeof origin === 'string' ? sendBack(origin) : origin;
   return {
     model: request.model,
-    messages: cache ? cache.convert(request.messages, origin) : request.messages.map((m) => toSdkMessage(m, origin)),
+    messages: cache ? cache.convert(request.messages, back) : request.messages.map((m) => toSdkMessage(m, back)),
     stream: true,
     ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
     ...(request.tools?.length ? { tools: request.tools.map(toSdkTool) } : {}),

@@ -18,6 +18,9 @@ import {
   deepseekToolTurn,
   geminiCheck,
   geminiParallelCalls,
+  GROQ_MODEL,
+  groqCheck,
+  groqToolTurn,
 } from '../support/providerFixtures';
 
 /** Runs a tool loop the way `runTurn` stores messages, until the model answers without calls. */
@@ -175,6 +178,27 @@ describe('round-trip fields', () => {
       for (const c of d.toolCalls) history.push({ role: 'tool', toolCallId: c.id, content: 'x' });
       const r = await collect(client.stream({ model: GEMINI_MODEL, messages: [...history] }));
       assert.match(String(r.error), /Function call is missing a thought_signature/);
+    });
+  });
+
+  describe('Groq: sends reasoning, refuses it back', () => {
+    it('drops the refused field for that origin after the 400, asks again at once, and never sends it again', async () => {
+      server = await ScriptedServer.start((req, n) => {
+        const refused = groqCheck(req);
+        if (refused) return refused;
+        if (n === 0) return groqToolTurn('Look at a.', { id: 'call_g1', name: 'read_file', args: { path: 'a' } });
+        if (n === 2) return groqToolTurn('Then b.', { id: 'call_g2', name: 'read_file', args: { path: 'b' } });
+        return sse.textTurn('Done.');
+      });
+      const logs: string[] = [];
+      const client = new OpenAIModelClient({ baseURL: server.baseURL, maxRetries: 0, log: (l) => logs.push(l) });
+      const r = await toolLoop(client, GROQ_MODEL, [{ role: 'user', content: 'Read a and b.' }]);
+      assert.equal(r.error, undefined, String(r.error));
+      assert.deepEqual(
+        server.requests.map((q) => q.body.messages.some((m) => 'reasoning' in m)),
+        [false, true, false, false],
+      );
+      assert.ok(logs.some((l) => l.includes("refuses 'reasoning' on assistant messages")));
     });
   });
 });

@@ -295,3 +295,43 @@ export const geminiInvalidKey = (): ScriptedTurn => ({
     },
   ]),
 });
+
+// ---- Groq: sends `reasoning`, refuses it back ------------------------------------------------
+// Groq's reasoning models stream their thinking in `delta.reasoning` (reasoning_format "parsed"),
+// and its API answers 400 when an assistant message carries it back; the wording as quoted in
+// public code (`'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' :
+// property 'reasoning' is unsupported, did you mean 'role'?)]`).
+
+export const GROQ_MODEL = 'qwen/qwen3-32b';
+
+export function groqToolTurn(reasoning: string, call: { id: string; name: string; args: Rec }): ScriptedTurn {
+  return sse.turn(
+    delta({ role: 'assistant', reasoning }, null, GROQ_MODEL),
+    delta(
+      {
+        tool_calls: [
+          {
+            id: call.id,
+            type: 'function',
+            index: 0,
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          },
+        ],
+      },
+      null,
+      GROQ_MODEL,
+    ),
+    delta({}, 'tool_calls', GROQ_MODEL),
+  );
+}
+
+/** Groq's check: no assistant message may carry `reasoning`. */
+export function groqCheck(req: RecordedRequest): ScriptedTurn | undefined {
+  const at = req.body.messages.findIndex((m) => m.role === 'assistant' && 'reasoning' in m);
+  if (at < 0) return undefined;
+  return sse.httpError(
+    400,
+    `'messages.${at}' : for 'role:assistant' the following must be satisfied[('messages.${at}' : property 'reasoning' is unsupported, did you mean 'role'?)]`,
+    { type: 'invalid_request_error' },
+  );
+}
