@@ -737,6 +737,18 @@ describe('gate classes, shown with the real programs', function () {
       await refused(scene, 'cat secret-l*', 'path');
     });
 
+    it("'.*' also matches '..' under /bin/sh when it is dash: grep -r secret .* reads the parent directory", function () {
+      const sh = spawnSync('sh', ['-c', 'readlink -f /bin/sh'], { encoding: 'utf8' }).stdout.trim();
+      if (!sh.endsWith('dash')) this.skip();
+      assert.ok(scene.sh('grep -r TOP .*').stdout.includes(SECRET), 'dash expands .* to . and .. as well');
+      assert.ok(scene.sh('cat .*/outside/secret').stdout.includes(SECRET));
+    });
+
+    it("gate bug: '.*' and '.?' must be refused (or expanded with '..') since the shell that runs them is dash", async () => {
+      await refused(scene, 'grep -r TOP .*', 'path');
+      await refused(scene, 'cat .*/outside/secret', 'path');
+    });
+
     it('more than 2,000 matches are refused by the glob rule, pointing to rg --files -g; a narrower glob is fine', async () => {
       await refused(scene, 'ls many/*', 'glob', 'rg --files -g');
       const j = await scene.judge('ls many/f1*');
