@@ -18,6 +18,7 @@ import { TerminalCommandRunner, agentTerminalEnv } from './adapters/terminalRunn
 import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
 import { WorkspacePartsCache, isExecutableFile } from './workspaceParts';
 import type { LensSource } from './codelens/provider';
+import { lensRefresh } from './codelens/lensRefresh';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
 import type { ConfigService } from './configService';
@@ -39,7 +40,9 @@ import { NativePrompts } from './prompts/native';
 import { PendingRequests } from './prompts/pending';
 import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
+import { autoResume } from './session/autoResume';
 import { createEngineAccess } from './session/engine';
+import { watchPlanFiles } from './session/planFileWatcher';
 import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
@@ -63,9 +66,6 @@ export interface Host extends vscode.Disposable {
   readonly lenses: LensSource;
   run(key: HostCommandKey, args: readonly unknown[]): Promise<unknown>;
 }
-
-/** Lens timestamps ("2 min ago") are refreshed this often while results exist. */
-const LENS_TICK_MS = 60_000;
 
 export function composeHost(shared: SharedParts): Host {
   const { context, config, log, keys, trust, lensChanged, showAdvice } = shared;
@@ -245,32 +245,21 @@ export function composeHost(shared: SharedParts): Host {
       log.info('workspace trust granted: shell commands and verify runs are on');
     }),
   );
-  store.add({ dispose: verifier.onRecorded(() => lensChanged.fire()) });
-  const tick = setInterval(() => {
-    if (verifier.hasResults) lensChanged.fire();
-  }, LENS_TICK_MS);
-  store.addCallback(() => clearInterval(tick));
-  const checkPlansOnDisk = () =>
-    void (async () => {
-      try {
-        plansOnDisk = (await ws().planFiles.newest()) !== undefined;
-      } catch {
-        plansOnDisk = false;
-      }
-      refresh();
-    })();
-  const watcher = store.add(vscode.workspace.createFileSystemWatcher('**/*.md'));
-  const onPlanChange = (uri: vscode.Uri) => {
-    if (roots().length > 0 && (ws().planFiles.isPlanFile(uri.fsPath) || /\.history[\\/]\d+\.md$/.test(uri.fsPath))) {
-      lensChanged.fire();
-      checkPlansOnDisk();
-    }
-  };
-  store.add(watcher.onDidCreate(onPlanChange));
-  store.add(watcher.onDidChange(onPlanChange));
-  store.add(watcher.onDidDelete(onPlanChange));
-  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => checkPlansOnDisk()));
-  checkPlansOnDisk();
+  store.add(lensRefresh({ verifier, fire: () => lensChanged.fire() }));
+  store.add(
+    watchPlanFiles({
+      watcher: vscode.workspace.createFileSystemWatcher('**/*.md'),
+      onDidChangeWorkspaceFolders: (l) => vscode.workspace.onDidChangeWorkspaceFolders(l),
+      hasFolder: () => roots().length > 0,
+      isPlanFile: (p) => ws().planFiles.isPlanFile(p),
+      anyPlan: async () => (await ws().planFiles.newest()) !== undefined,
+      lensesChanged: () => lensChanged.fire(),
+      onPlansOnDisk: (any) => {
+        plansOnDisk = any;
+        refresh();
+      },
+    }),
+  );
 
   const lenses: LensSource = {
     get trusted() {
@@ -283,22 +272,7 @@ export function composeHost(shared: SharedParts): Host {
   };
 
   // A reload mid-plan brings the session back, with its pending approval or question.
-  const LAST_SESSION = 'planwise.lastSession';
-  store.add(
-    controller.onDidChange(() => {
-      const s = controller.current;
-      const live = s !== undefined && s.state !== 'idle' && s.state !== 'cancelled';
-      const id = live ? s.id : undefined;
-      if (context.workspaceState.get<string>(LAST_SESSION) !== id) void context.workspaceState.update(LAST_SESSION, id);
-    }),
-  );
-  const last = context.workspaceState.get<string>(LAST_SESSION);
-  if (last !== undefined && controller.current === undefined) {
-    log.info(`resuming session ${last}, which was live when the window closed`);
-    controller
-      .resume(last)
-      .catch((err: unknown) => log.warn(`could not resume session ${last}: ${describeError(err)}`));
-  }
+  store.add(autoResume({ controller, state: context.workspaceState, log, describeError }));
 
   log.info('Planwise host ready');
   return {

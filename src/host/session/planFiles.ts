@@ -1,29 +1,15 @@
 /**
  * Plan files as the host needs them: is this a plan, which plan is newest, its saved revisions,
- * which two files "Compare Plan Revisions" shows, and the gate card's contents. Reads go through
+ * and which two files "Compare Plan Revisions" shows (the gate card is the engine's). Reads go through
  * the `WorkspaceReader` port, so this works on real folders in tests.
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import {
-  validatePlan,
-  isPlanFileName,
-  planPaths,
-  revisionOf,
-  stripTrackerBlock,
-  type WorkspaceReader,
-} from '../../core/index';
+import { isPlanFileName, planPaths, revisionOf, stripTrackerBlock, type WorkspaceReader } from '../../core/index';
 
 export interface Comparison {
   readonly left: string;
   readonly right: string;
   readonly title: string;
-}
-
-export interface PlanCard {
-  readonly title: string;
-  readonly summary: string;
-  readonly steps: string[];
-  readonly validation: { valid: boolean; problems: string[] };
 }
 
 const decoder = new TextDecoder();
@@ -109,20 +95,6 @@ export class PlanFiles {
       left: revs[revs.length - 2]!,
       right: planFile,
       title: `${name}: revision ${revs.length - 1} ↔ ${revs.length}`,
-    };
-  }
-
-  async describe(planFile: string): Promise<PlanCard> {
-    const markdown = await this.read(planFile);
-    const v = validatePlan(markdown);
-    return {
-      title: v.summary.title || basename(planFile),
-      summary: v.summary.summary,
-      steps: v.summary.steps.map((s) => s.action),
-      validation: {
-        valid: v.valid,
-        problems: v.errors.map((e) => (e.line !== undefined ? `line ${e.line}: ${e.message}` : e.message)),
-      },
     };
   }
 

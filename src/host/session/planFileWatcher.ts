@@ -1,0 +1,57 @@
+/**
+ * Watches the workspace for plan files and their revisions: a created, changed or deleted plan
+ * (or history entry) asks for the lenses again and rechecks whether any plan exists (the
+ * `planwise.hasPlan` context key), as does a change of workspace folders. Written against
+ * structural copies of VS Code's watcher API.
+ */
+interface Sub {
+  dispose(): unknown;
+}
+
+export interface WatcherLike extends Sub {
+  onDidCreate(listener: (uri: { fsPath: string }) => void): Sub;
+  onDidChange(listener: (uri: { fsPath: string }) => void): Sub;
+  onDidDelete(listener: (uri: { fsPath: string }) => void): Sub;
+}
+
+export interface PlanFileWatcherDeps {
+  /** A watcher over `**\/*.md`. */
+  readonly watcher: WatcherLike;
+  readonly onDidChangeWorkspaceFolders: (listener: () => void) => Sub;
+  /** A folder is open (with none, nothing is a plan). */
+  readonly hasFolder: () => boolean;
+  /** A plan file of the plans folder. */
+  readonly isPlanFile: (path: string) => boolean;
+  /** Whether any plan exists on disk now. */
+  readonly anyPlan: () => Promise<boolean>;
+  readonly lensesChanged: () => void;
+  readonly onPlansOnDisk: (any: boolean) => void;
+}
+
+const REVISION = /\.history[\\/]\d+\.md$/;
+
+export function watchPlanFiles(deps: PlanFileWatcherDeps): { dispose(): void; recheck(): Promise<void> } {
+  const recheck = async () => {
+    let any: boolean;
+    try {
+      any = await deps.anyPlan();
+    } catch {
+      any = false;
+    }
+    deps.onPlansOnDisk(any);
+  };
+  const onChange = (uri: { fsPath: string }) => {
+    if (!deps.hasFolder() || !(deps.isPlanFile(uri.fsPath) || REVISION.test(uri.fsPath))) return;
+    deps.lensesChanged();
+    void recheck();
+  };
+  const subs: Sub[] = [
+    deps.watcher,
+    deps.watcher.onDidCreate(onChange),
+    deps.watcher.onDidChange(onChange),
+    deps.watcher.onDidDelete(onChange),
+    deps.onDidChangeWorkspaceFolders(() => void recheck()),
+  ];
+  void recheck();
+  return { dispose: () => subs.forEach((s) => s.dispose()), recheck };
+}
