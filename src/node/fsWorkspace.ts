@@ -1,4 +1,5 @@
-import { promises as fsp, realpathSync } from 'node:fs';
+import { promises as fsp, realpathSync, statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/ports';
@@ -10,23 +11,51 @@ function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
   return 'other';
 }
 
-/** Node file-system reader over one or more workspace roots. Roots are resolved to real paths once. */
+/** How long metadata lookups may run on the event loop before they let other work in. */
+const SLICE_MS = 2;
+
+/**
+ * Node file-system reader over one or more workspace roots. Roots are resolved to real paths once.
+ *
+ * `realpath` and `stat` are metadata lookups of a few microseconds: a thread-pool round trip costs
+ * ten times more than the lookup itself, and the gate makes one per path word. So they run on the
+ * event loop, and after every 2 ms of them the next one waits for a turn of the loop
+ * (`setImmediate`): the loop is never held longer than that, however many paths one command names.
+ * Reading files and directories stays on the thread pool.
+ */
 export class NodeWorkspaceReader implements WorkspaceReader {
   readonly roots: readonly string[];
+  private sliceStart = performance.now();
 
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new Error('a workspace needs at least one root folder');
     this.roots = roots.map((r) => realpathSync(resolve(r)));
   }
 
-  realpath(path: string): Promise<string> {
-    return fsp.realpath(path);
+  /** Resolves at once while this slice lasts; else after the loop had a turn. */
+  private turn(): Promise<void> | undefined {
+    const now = performance.now();
+    if (now - this.sliceStart < SLICE_MS) return undefined;
+    return new Promise((res) =>
+      setImmediate(() => {
+        this.sliceStart = performance.now();
+        res();
+      }),
+    );
+  }
+
+  async realpath(path: string): Promise<string> {
+    const wait = this.turn();
+    if (wait) await wait;
+    return realpathSync.native(path);
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
+    const wait = this.turn();
+    if (wait) await wait;
     try {
-      const s = await fsp.stat(path);
-      return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs };
+      const s = statSync(path, { throwIfNoEntry: false });
+      return s ? { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs } : undefined;
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;

@@ -51,7 +51,7 @@ describe('gate: properties', () => {
           const r = spawnSync('/bin/sh', ['-c', line], { cwd: dir, encoding: 'utf8', timeout: 5000 });
           ran++;
           assert.deepEqual(readdirSync(dir), [], `${JSON.stringify(line)} created files`);
-          if (scanned.segments.length === 1 && r.status === 0) {
+          if (scanned.segments.length === 1 && r.status === 0 && !line.includes('>')) {
             const words = (scanned.segments[0]?.words ?? []).slice(2).map((w) => w.value);
             // Tilde expansion is the shell's; the gate judged the `~` path separately.
             if (!words.some((w) => w.includes('~'))) {

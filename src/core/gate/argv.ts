@@ -164,10 +164,11 @@ class Reader {
   }
 
   /** The refusal for a declared option, or null when it may be used. */
-  private refusal(spec: OptionSpec, shown: string, label: string): Fail | null {
-    if (spec.follows)
-      return fail('follow', `'${label} ${shown}' follows symlinks out of the workspace; ${spec.follows}`);
-    if (spec.refuse) return fail('option', `'${label} ${shown}' ${spec.refuse}`);
+  private refusal(spec: OptionSpec, shown: string, label: string, where = ''): Fail | null {
+    if (spec.follows) {
+      return fail('follow', `'${label} ${shown}'${where} follows symlinks out of the workspace; ${spec.follows}`);
+    }
+    if (spec.refuse) return fail('option', `'${label} ${shown}'${where} ${spec.refuse}`);
     return null;
   }
 
@@ -218,6 +219,9 @@ class Reader {
     this.words.push({ kind: 'option', option: name });
     let next = k + 1;
     if (spec.value !== undefined) {
+      if (eq >= 0 && spec.separateValue) {
+        return fail('option', `'${label} ${name}' takes its value as a separate word, not '${w}'`);
+      }
       if (eq >= 0) {
         const v = this.value(spec, name, w.slice(eq + 1), label, values, true);
         if (v) return v;
@@ -255,12 +259,15 @@ class Reader {
           `'${label} ${name}'${where} is not an option Planwise knows to be read-only (unknown options are refused)`,
         );
       }
-      const bad = this.refusal(spec, w.length > 2 ? `${name}' (in '${w}')` : name, label);
+      const bad = this.refusal(spec, name, label, w.length > 2 ? ` (in '${w}')` : '');
       if (bad) return bad;
       seen.add(name);
       if (spec.terminal) terminal = true;
       if (spec.value === undefined) continue;
       const rest = w.slice(j + 1);
+      if (rest !== '' && spec.separateValue) {
+        return fail('option', `'${label} ${name}' takes its value as a separate word ('${name} ${rest}'), not '${w}'`);
+      }
       if (rest !== '') {
         const v = this.value(spec, name, rest, label, values, true);
         if (v) return v;

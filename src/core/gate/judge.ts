@@ -28,6 +28,16 @@ import {
   type Word,
 } from './types';
 
+/** Segments judged between two turns of the event loop, so a huge command never holds it long. */
+const SEGMENTS_PER_TURN = 256;
+
+function nextTurn(): Promise<void> {
+  return new Promise((res) => setTimeout(res, 0));
+}
+
+/** A path component of a glob that starts with `.` and a wildcard: dash matches `.` and `..` with it, bash does not. */
+const DOT_WILDCARD = /(^|\/)\\?\.[*?[]/;
+
 /** Glob matches allowed across one command before it is refused as too broad. */
 export const GLOB_LIMIT = 2000;
 
@@ -66,27 +76,39 @@ class Judge {
     return targets[0] as string;
   }
 
-  /** A path-valued word: `~` expanded when the shell would, then resolved and checked. */
-  private async pathWord(value: string, tilde: boolean, cwd: string, word?: Word): Promise<string | Verdict | null> {
+  /** A path-valued word (its `~` already expanded), resolved and checked; `shown` names it in reasons. */
+  private async pathWord(value: string, cwd: string, word?: Word): Promise<string | Verdict | null> {
     if (value === '' || value === '-') return null;
     if (value === '/dev/null') return value;
-    // bash also expands an unquoted `~` after `=` or `:` in any word (`--file=~/x`, `a=b:~/x`).
+    // bash also expands an unquoted `~` after `=` or `:` in some words (`a=~/x`); dash does not.
     if (word && /[=:]~/.test(word.value.slice(0, word.firstQuoted))) {
       return blocked('path', `path '${word.value}' may expand '~' to a home directory outside the workspace`);
     }
-    let p = value;
-    if (tilde && p.startsWith('~')) {
-      const slash = p.indexOf('/');
-      const user = slash < 0 ? p.slice(1) : p.slice(1, slash);
-      if (user !== '' || this.ctx.home === undefined) {
-        return blocked('path', `path '${value}' is outside the workspace (a home directory)`);
-      }
-      p = path.join(this.ctx.home, slash < 0 ? '' : p.slice(slash));
+    const r = await this.inside(value, cwd);
+    if (typeof r === 'string' || !word || word.value === value) return r;
+    return blocked('path', `path '${word.value}' is outside the workspace`);
+  }
+
+  /**
+   * The word after tilde expansion, as both dash and bash perform it, or why it is refused: `~` and
+   * `~/…` become the home directory; `~user` and an assignment-like `a=~/x` (which bash expands
+   * and dash does not) are refused.
+   */
+  private tilde(word: Word): { value: string; glob: string | null } | Verdict {
+    const v = word.value;
+    const assignment = /^[A-Za-z_][A-Za-z0-9_]*=~/.exec(v);
+    if (assignment && assignment[0].length - 1 < word.firstQuoted) {
+      return blocked('path', `'${v}': bash expands this '~' and dash does not; quote it or write the path out`);
     }
-    const r = await this.inside(p, cwd);
-    return typeof r === 'string' || p === value
-      ? r
-      : blocked('path', `path '${value}' is outside the workspace (a home directory)`);
+    if (!word.tilde) return { value: v, glob: word.glob };
+    const slash = v.indexOf('/');
+    const prefixEnd = slash < 0 ? v.length : slash;
+    if (word.firstQuoted < prefixEnd) return { value: v, glob: word.glob }; // a quoted prefix: no expansion
+    if (prefixEnd > 1) return blocked('path', `path '${v}' names another user's home directory, outside the workspace`);
+    const home = this.ctx.home;
+    if (home === undefined) return blocked('path', `path '${v}' is outside the workspace (no home directory is known)`);
+    const glob = word.glob === null ? null : home.replace(/[^]/gu, '\\$&') + word.glob.slice(1);
+    return { value: home + v.slice(1), glob };
   }
 
   /** `cd [-L|-P] DIR`: an existing directory inside the workspace. Returns where the shell goes. */
@@ -104,11 +126,12 @@ class Judge {
       return blocked('cd', `'cd ${dir.value}' is not allowed; name the directory`);
     }
     if (dir.glob !== null) return blocked('cd', `'cd ${dir.value}': name the directory without a glob`);
-    let target = dir.value;
-    if (dir.tilde && target.startsWith('~')) {
-      const r = await this.pathWord(target, true, cwd.physical);
+    const expanded = this.tilde(dir);
+    if ('allowed' in expanded) return expanded;
+    const target = expanded.value;
+    if (target !== dir.value) {
+      const r = await this.pathWord(target, cwd.physical, dir);
       if (typeof r !== 'string') return r ?? blocked('cd', `'cd ${dir.value}' needs a directory`);
-      target = r;
     }
     const logical = physicalMode ? path.resolve(cwd.physical, target) : path.resolve(cwd.logical, target);
     const real = physicalMode ? await this.inside(target, cwd.physical) : await this.resolver.realpathOf(logical);
@@ -127,12 +150,20 @@ class Judge {
   private async expand(args: readonly Word[], cwd: string): Promise<{ value: string; word: Word }[] | Verdict> {
     const out: { value: string; word: Word }[] = [];
     for (const word of args) {
-      if (word.glob === null) {
-        out.push({ value: word.value, word });
+      const t = this.tilde(word);
+      if ('allowed' in t) return t;
+      if (t.glob === null) {
+        out.push({ value: t.value, word });
         continue;
       }
+      if (DOT_WILDCARD.test(t.glob)) {
+        return blocked(
+          'glob',
+          `the glob '${word.value}' may match '.' and '..' in one shell and not in another; name the entries, or use 'ls -A'`,
+        );
+      }
       const before = this.budget.remaining;
-      const r = await expandGlob(word.glob, cwd, this.globFs, this.budget);
+      const r = await expandGlob(t.glob, cwd, this.globFs, this.budget);
       this.work.globSteps += before - Math.max(0, this.budget.remaining);
       if (r.kind === 'too-many') {
         return blocked(
@@ -161,11 +192,16 @@ class Judge {
     if (typeof start !== 'number') return start;
     const programWord = words[start] as Word;
     this.lastProgramEnd = programWord.end;
-    const program = await programOf(programWord, this.resolver);
+    // Only a program named by path, a glob or a path word needs the disk: the rest stays synchronous.
+    const named = programOf(programWord, this.resolver);
+    const program = typeof named === 'object' && 'then' in named ? await named : named;
     if (typeof program !== 'string') return program;
     const grammar = grammarOf(program);
     if (!grammar) throw new Error(`no grammar for allowed program ${program}`);
-    const expanded = await this.expand(words.slice(start + 1), cwd.physical);
+    const rest = words.slice(start + 1);
+    const expanded = rest.some((w) => w.glob !== null || w.tilde || w.value.includes('=~'))
+      ? await this.expand(rest, cwd.physical)
+      : rest.map((word) => ({ value: word.value, word }));
     if (!Array.isArray(expanded)) return expanded;
     const argv = expanded.map((e) => e.value);
     const parse = parseArgv(program, grammar, argv);
@@ -183,10 +219,11 @@ class Judge {
     for (let k = 0; k < argv.length; k++) {
       const a = parse.words[k] as ArgWord;
       const { value, word } = expanded[k] as { value: string; word: Word };
-      const r = await this.argWord(a, value, word, dir);
+      const pending = this.needsDisk(a) ? this.argWord(a, value, word, dir) : null;
+      const r = pending === null ? null : await pending;
       if (r !== null && 'allowed' in r) return r;
       const pw = r ?? { value, kind: a.kind, ...(a.option ? { option: a.option } : {}) };
-      if (pw.kind === 'dir' && pw.resolved) {
+      if ((pw.kind === 'dir' || a.attached?.kind === 'dir') && pw.resolved) {
         if (!(await this.resolver.isDir(pw.resolved))) {
           return blocked('path', `'${value}' is not a directory in the workspace`);
         }
@@ -205,19 +242,22 @@ class Judge {
     };
   }
 
+  private needsDisk(a: ArgWord): boolean {
+    return a.kind === 'path' || a.kind === 'dir' || a.attached?.kind === 'path' || a.attached?.kind === 'dir';
+  }
+
   /** Checks one argument's path parts; returns the parsed word, a refusal, or null for a plain word. */
   private async argWord(a: ArgWord, value: string, word: Word, cwd: string): Promise<ParsedWord | Verdict | null> {
     const option = a.option ? { option: a.option } : {};
     if (a.kind === 'path' || a.kind === 'dir') {
-      const r = await this.pathWord(value, word.tilde, cwd, word);
+      const r = await this.pathWord(value, cwd, word);
       if (r !== null && typeof r !== 'string') return r;
       return { value, kind: a.kind, ...(r ? { resolved: r } : {}), ...option };
     }
     if (a.attached && (a.attached.kind === 'path' || a.attached.kind === 'dir')) {
       const text = a.attached.text;
-      // Tilde expansion after `=` or an option letter happens only when the `~` itself is unquoted.
-      const tilde = value.length - text.length < word.firstQuoted && word.glob === null;
-      const r = await this.pathWord(text, tilde, cwd, word);
+      // A `~` inside an option's word (`--file=~/x`) is not expanded by either shell.
+      const r = await this.pathWord(text, cwd, word);
       if (r !== null && typeof r !== 'string') return r;
       return { value, kind: 'option', ...(r ? { resolved: r } : {}), ...option };
     }
@@ -261,6 +301,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
   const inserts: { at: number; text: string }[] = [];
   const safeInsert = { sedSandbox: '--sandbox' } as const;
   const lists = andOrLists(scanned.segments);
+  let judged = 0;
   for (let li = 0; li < lists.length; li++) {
     const list = lists[li] as Segment[];
     let certain = true; // every segment so far in this list was a `cd`, which cannot fail
@@ -268,6 +309,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
     const hasOr = list.some((s) => s.joinedBy === '||');
     for (let si = 0; si < list.length; si++) {
       const seg = list[si] as Segment;
+      if (++judged % SEGMENTS_PER_TURN === 0) await nextTurn();
       const piped = seg.joinedBy === '|' || (list[si + 1] as Segment | undefined)?.joinedBy === '|';
       if (seg.words[0]?.value === 'cd' && seg.words[0].firstQuoted > 0) {
         if (piped)

@@ -54,23 +54,27 @@ function refuseProgram(name: string, word: string): Verdict {
  * The allowed program a command word names, or why it is refused. A full path counts as the
  * program when it lies in a system directory and really is that program (`/usr/bin/rg`).
  */
-export async function programOf(word: Word, resolver: PathResolver): Promise<string | Verdict> {
+export function programOf(word: Word, resolver: PathResolver): string | Verdict | Promise<string | Verdict> {
   const v = word.value;
   if (word.glob !== null) return blocked('program', `the program name '${v}' may not be a glob`);
-  let name = v;
-  if (v.includes('/')) {
-    const normal = path.posix.normalize(v);
-    name = path.posix.basename(normal);
-    if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(path.posix.dirname(normal))) {
-      return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
-    }
-    const real = grammarOf(name) ? await resolver.realpathOf(normal) : null;
-    const base = real === null ? '' : path.posix.basename(real);
-    if (real !== null && base !== name && !base.startsWith(`${name}.`)) {
+  if (!v.includes('/')) return programByName(v, v);
+  const normal = path.posix.normalize(v);
+  const name = path.posix.basename(normal);
+  if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(path.posix.dirname(normal))) {
+    return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
+  }
+  if (!grammarOf(name)) return programByName(name, v);
+  return resolver.realpathOf(normal).then((real) => {
+    if (real === null) return blocked('program', `'${v}' does not exist`);
+    const base = path.posix.basename(real);
+    if (base !== name && !base.startsWith(`${name}.`)) {
       return blocked('program', `'${v}' is really '${real}', not the program '${name}'`);
     }
-    if (real === null && grammarOf(name)) return blocked('program', `'${v}' does not exist`);
-  }
+    return programByName(name, v);
+  });
+}
+
+function programByName(name: string, v: string): string | Verdict {
   const lower = name.toLowerCase();
   if (COMMAND_RUNNERS.has(lower)) {
     return blocked('prefix', `'${v}' runs another command; command prefixes are not allowed`);

@@ -28,6 +28,7 @@ function hasDotDot(p: string): boolean {
 
 export class PathResolver {
   private readonly real = new Map<string, Promise<string | null>>();
+  private readonly dirs = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly fs: GateFs,
@@ -49,9 +50,17 @@ export class PathResolver {
   }
 
   /** Whether `abs` names an existing directory (symlinks followed). */
-  async isDir(abs: string): Promise<boolean> {
-    const st = await this.fs.stat(abs).catch(() => undefined);
-    return st?.type === 'dir';
+  isDir(abs: string): Promise<boolean> {
+    let hit = this.dirs.get(abs);
+    if (!hit) {
+      this.work.lookups++;
+      hit = this.fs.stat(abs).then(
+        (st) => st?.type === 'dir',
+        () => false,
+      );
+      this.dirs.set(abs, hit);
+    }
+    return hit;
   }
 
   /** The real path of a normalised absolute path, through its nearest existing ancestor. */
@@ -73,7 +82,8 @@ export class PathResolver {
    * when it has a `..`, as a program that normalises it first would. Every entry must be checked.
    */
   async targets(p: string, cwd: string): Promise<string[]> {
-    const abs = path.isAbsolute(p) ? p : path.join(cwd, p);
+    // Joined as text: `path.join` would fold `up/..` away before the kernel's reading is known.
+    const abs = path.isAbsolute(p) ? p : `${cwd}/${p}`;
     if (!hasDotDot(p)) return [await this.nearest(path.normalize(abs))];
     const lexical = await this.nearest(path.resolve(abs));
     return [await this.physical(abs), lexical];

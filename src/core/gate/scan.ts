@@ -19,7 +19,8 @@ export type ScanResult =
 type Op = '&&' | '||' | ';' | '|' | '\n';
 type Token = Word | Op;
 
-const ALLOWED_REDIRECTS = ['2>&1', '2>/dev/null'] as const;
+/** Redirections that change no file (rules §1.1 step 2): removed before anything else is judged. */
+const ALLOWED_REDIRECTS = ['2>&1', '1>&2', '2>/dev/null', '1>/dev/null', '>/dev/null', '&>/dev/null'] as const;
 /** Characters that end an allowed redirection like `2>&1` ("at a word boundary"). */
 const BOUNDARY = new Set([' ', '\t', '\n', ';', '|', '&']);
 const NAME_START = /[A-Za-z_]/;
@@ -75,6 +76,16 @@ function redirectVerdict(op: string): Verdict {
 
 const BACKTICK = blocked('raw.backtick', 'backtick command substitution is not allowed');
 const BACKSLASH_IN_DOUBLE = blocked('raw.double-quote', "'\\' inside double quotes is not allowed; use single quotes");
+
+/** Where an allowed redirection starting at `s[i]` ends (it must end at a word boundary), or -1. */
+function allowedRedirectEnd(s: string, i: number): number {
+  for (const r of ALLOWED_REDIRECTS) {
+    if (!s.startsWith(r, i)) continue;
+    const end = i + r.length;
+    if (end >= s.length || BOUNDARY.has(s[end] as string)) return end;
+  }
+  return -1;
+}
 
 /** The first forbidden control character in `s[from, to)`, as a verdict. */
 function controlIn(s: string, from: number, to: number): Verdict | null {
@@ -236,6 +247,15 @@ export function scanCommand(source: string): ScanResult {
         break;
       }
       case '>': {
+        // `>/dev/null` ends the word before it, as the shell's operator does, and writes nothing.
+        const end = allowedRedirectEnd(s, i);
+        if (end > 0) {
+          endWord(i);
+          cleaned.push(s.slice(mark, i), ' ');
+          mark = end;
+          i = end - 1;
+          break;
+        }
         const next = s[i + 1];
         if (next === '(') return fail(blocked('raw.process-substitution', "process substitution '>(' is not allowed"));
         const two = next === '>' || next === '|' || next === '&';
@@ -244,6 +264,14 @@ export function scanCommand(source: string): ScanResult {
         break;
       }
       case '&': {
+        const end = allowedRedirectEnd(s, i);
+        if (end > 0) {
+          endWord(i);
+          cleaned.push(s.slice(mark, i), ' ');
+          mark = end;
+          i = end - 1;
+          break;
+        }
         const next = s[i + 1];
         if (next === '&') {
           endWord(i);
@@ -310,16 +338,13 @@ export function scanCommand(source: string): ScanResult {
           globbed = true;
           break;
         }
-        if (cur === null && c === '2') {
-          const allowedRedirect = ALLOWED_REDIRECTS.find((r) => s.startsWith(r, i));
-          if (allowedRedirect) {
-            const end = i + allowedRedirect.length;
-            if (end >= n || BOUNDARY.has(s[end] as string)) {
-              cleaned.push(s.slice(mark, i));
-              mark = end;
-              i = end - 1;
-              break;
-            }
+        if (cur === null && (c === '2' || c === '1')) {
+          const end = allowedRedirectEnd(s, i);
+          if (end > 0) {
+            cleaned.push(s.slice(mark, i));
+            mark = end;
+            i = end - 1;
+            break;
           }
         }
         if (cur === null && c === '~') {

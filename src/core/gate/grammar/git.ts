@@ -561,7 +561,7 @@ export const git: Grammar = {
     '--no-optional-locks': FLAG,
     '--literal-pathspecs': FLAG,
     '--no-replace-objects': FLAG,
-    '-C': { value: 'dir' },
+    '-C': { value: 'dir', separateValue: true },
     '--version': { terminal: true },
     '-c': { refuse: 'sets configuration, which can make git run programs' },
     '--config-env': { refuse: 'sets configuration, which can make git run programs' },

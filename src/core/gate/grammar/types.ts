@@ -21,6 +21,8 @@ export interface OptionSpec {
   readonly value?: ValueKind;
   /** The value may only be attached (`--color=auto`, `-I[FMT]`); alone the option is a flag. */
   readonly optionalValue?: boolean;
+  /** The program takes the value only as the next word (git's `-C dir`): an attached value is refused. */
+  readonly separateValue?: boolean;
   /** The option is known and refused, for this reason (shown after the option). */
   readonly refuse?: string;
   /** The option follows symlinks while traversing: refused, pointing to the non-following form. */
