@@ -72,6 +72,8 @@ describe('plan/resume flags and model settings', () => {
       apiKey: 'k1',
       keyVariables: ['OPENAI_API_KEY'],
       maxRetries: 3,
+      firstByteTimeoutMs: 120_000,
+      idleTimeoutMs: 120_000,
     });
     const fromFlags = resolveModelSettings(flags(['--model', 'flag-model', '--base-url', 'http://localhost/v1']), env);
     assert.ok(!('error' in fromFlags));
