@@ -190,7 +190,7 @@ describe('gate differential: git subcommand choice against GIT_TRACE', function 
     assert.ok(allowedCount >= 60, `only ${allowedCount} allowed lines were compared`);
   });
 
-  it("gate bug: git takes -C only as a separate word; an attached '-Csub' makes git refuse the line, so the gate's parse (cwd sub) is not what runs", async () => {
+  it("git takes -C only as a separate word: an attached '-Csub' makes git refuse the line, and the gate refuses it too", async () => {
     for (const l of ['git -Csub status', 'git -C. log -1', 'git --no-pager -Csub diff']) {
       const r = git(l);
       assert.match(r.stderr, /unknown option: -C/, l);
@@ -404,7 +404,7 @@ describe('gate differential: shell words against dash and bash', function () {
 
   // Commands run under /bin/sh, which is dash on Debian and Ubuntu: there '.*' also matches '.' and
   // '..', so 'grep -r x .*' reads the parent directory. The gate expands as bash 5.2 does.
-  it("gate bug: a glob starting with '.' gives the words both shells pass ('..' included in dash), or is refused", async () => {
+  it("a glob starting with '.' gives the words both shells pass ('..' included in dash), or is refused", async () => {
     const { compared, mismatches } = await compare(3012, 400, 'dotglob');
     assert.deepEqual(mismatches, []);
     assert.ok(compared >= 100, `only ${compared} allowed lines were compared`);
