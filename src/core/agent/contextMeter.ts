@@ -31,10 +31,23 @@ export function messageChars(m: ChatMessage): number {
   return n;
 }
 
+/** How far a thread's characters were summed, so an appended-to thread only adds what is new. */
+const sums = new WeakMap<readonly ChatMessage[], { length: number; last: ChatMessage | undefined; chars: number }>();
+
+/**
+ * The characters of a list of messages. Runs before every request, so a thread that is only
+ * appended to (the usual request view is the history array itself) is summed incrementally.
+ */
 export function messagesChars(messages: readonly ChatMessage[]): number {
-  let n = 0;
-  for (const m of messages) n += messageChars(m);
-  return n;
+  let sum = sums.get(messages);
+  if (sum === undefined || sum.length > messages.length || messages[sum.length - 1] !== sum.last) {
+    sum = { length: 0, last: undefined, chars: 0 };
+    sums.set(messages, sum);
+  }
+  for (let i = sum.length; i < messages.length; i++) sum.chars += messageChars(messages[i]!);
+  sum.length = messages.length;
+  sum.last = messages[messages.length - 1];
+  return sum.chars;
 }
 
 export class ContextMeter {
