@@ -33,7 +33,7 @@ import { createPanelActions } from './panel/actions';
 import { PanelHub } from './panel/hub';
 import { PanelViewProvider } from './panel/provider';
 import { createRouter } from './panel/router';
-import { EventTranslator } from './panel/translate';
+import { EventTranslator, noticeId } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
 import { HostInterviewer } from './prompts/hostInterviewer';
 import { NativePrompts } from './prompts/native';
@@ -128,8 +128,10 @@ export function composeHost(shared: SharedParts): Host {
   const verify = new VerifyService({ verifier, trust, read: (file) => ws().planFiles.read(file) });
 
   // ---- engine and session -------------------------------------------------------------------
-  // A retry's wait, counted down in the status bar (the panel shows it as a notice).
-  const countdown = store.add(new RetryCountdown());
+  // A retry's wait, counted down in the status bar and in the panel's notice for it.
+  const countdown = store.add(
+    new RetryCountdown({ patchNotice: (id, text) => hub.update([{ op: 'item.patch', id, patch: { text } }]) }),
+  );
   const engine = createEngineAccess({
     deps: () => {
       const w = ws();
@@ -167,6 +169,9 @@ export function composeHost(shared: SharedParts): Host {
     pending,
     flags,
     log,
+    onEvent: (e) => {
+      if (e.type === 'model.retrying') countdown.attachNotice(noticeId(e.seq));
+    },
   });
   store.add(controller);
   const services: HostServices = {

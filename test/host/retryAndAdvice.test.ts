@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ModelError } from '../../src/core/agent/model';
 import { adviceForModelError } from '../../src/host/errors';
 import { compactedText, retryText } from '../../src/host/panel/translate';
-import { countdownText } from '../../src/host/status/retryFormat';
+import { countdownText, noticeCountdownText, noticeRetriedText } from '../../src/host/status/retryFormat';
 import { readSettings } from '../../src/host/config';
 
 describe('retry countdown, timeout and provider advice', () => {
@@ -16,6 +16,17 @@ describe('retry countdown, timeout and provider advice', () => {
     assert.equal(
       retryText(120_000, 2, 4, 'the endpoint answered 429 and asked to wait 2 min'),
       'Retrying in 2 min (attempt 2 of 4): the endpoint answered 429 and asked to wait 2 min. Stop cancels the wait.',
+    );
+  });
+
+  it('the panel notice of the wait counts down too, and says when the request went out again', () => {
+    assert.equal(
+      noticeCountdownText(3_000, 2, 4, 'the endpoint answered 429 and asked to wait 3 s'),
+      'Retrying in 0:03 (attempt 2 of 4): the endpoint answered 429 and asked to wait 3 s. Stop cancels the wait.',
+    );
+    assert.equal(
+      noticeRetriedText(120_000, 2, 4, 'the endpoint answered 429 and asked to wait 2 min'),
+      'Waited 2:00 and sent the request again (attempt 2 of 4): the endpoint answered 429 and asked to wait 2 min.',
     );
   });
 

@@ -205,7 +205,7 @@ export class EventTranslator {
   }
 
   private notice(seq: number, level: 'info' | 'warning' | 'error', text: string): DeltaOp {
-    const id = `host-notice-${seq}`;
+    const id = noticeId(seq);
     this.known.set(id, 'notice');
     return { op: 'item.add', item: { id, kind: 'notice', level, text } };
   }
@@ -347,6 +347,11 @@ export class EventTranslator {
     });
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
+}
+
+/** The id of the notice a host-side event becomes (the retry countdown patches it). */
+export function noticeId(seq: number): string {
+  return `host-notice-${seq}`;
 }
 
 /** `Retrying in 2 min (attempt 2 of 4): … Stop cancels the wait.` The status bar counts it down. */

@@ -17,3 +17,13 @@ export function countdownText(
     tooltip: `Planwise retries the model request in ${clock(remainingMs)} (attempt ${attempt} of ${maxAttempts}): ${reason}. Click to stop.`,
   };
 }
+
+/** The panel notice while the wait runs: `Retrying in 1:58 (attempt 2 of 4): … Stop cancels the wait.` */
+export function noticeCountdownText(remainingMs: number, attempt: number, maxAttempts: number, reason: string): string {
+  return `Retrying in ${clock(remainingMs)} (attempt ${attempt} of ${maxAttempts}): ${reason}. Stop cancels the wait.`;
+}
+
+/** The panel notice once the wait is over. */
+export function noticeRetriedText(waitMs: number, attempt: number, maxAttempts: number, reason: string): string {
+  return `Waited ${clock(waitMs)} and sent the request again (attempt ${attempt} of ${maxAttempts}): ${reason}.`;
+}
