@@ -7,7 +7,7 @@
 // the CLI and the extension use. The work count (real-path lookups, directories, glob steps) is
 // reported with each time: both must grow linearly with the segments.
 //
-// `worstCase()` returns the slowest shape's figures at the top level (segments, chars, allowed,
+// `worstCase(gate?)` returns the slowest shape's figures at the top level (segments, chars, allowed,
 // medianMs, maxMs, work) and every shape under `shapes`. Run alone, `node bench/lib/gateWorst.mjs`
 // prints that record as one JSON line.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,12 +86,16 @@ async function time(judgeCommand, ctx, command) {
 /**
  * Builds a temporary workspace and measures the wall time of judging 2,000-segment commands
  * (median of 5 each). Returns the slowest shape at the top level and all shapes under `shapes`.
+ * `gate` may pass the bundle a caller already loaded (`{ judgeCommand, NodeWorkspaceReader }`);
+ * without it the gate is bundled and loaded here.
  */
-export async function worstCase() {
-  const { judgeCommand, NodeWorkspaceReader } = await loadTs(
-    'gate-worst',
-    "export * from './src/core/gate/index'; export { NodeWorkspaceReader } from './src/node/fsWorkspace';",
-  );
+export async function worstCase(gate) {
+  const { judgeCommand, NodeWorkspaceReader } =
+    gate ??
+    (await loadTs(
+      'gate-worst',
+      "export * from './src/core/gate/index'; export { NodeWorkspaceReader } from './src/node/fsWorkspace';",
+    ));
   const ws = makeWorkspace();
   try {
     const ctx = { roots: [ws.root], trusted: true, fs: new NodeWorkspaceReader([ws.root]) };
