@@ -11,7 +11,8 @@ import { renderTrackerTree, type Tracker } from '../plan/tracker';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionStop } from './api';
 import type { SessionCore } from './core';
-import { awaitingChecks, persistTracker } from './planningTurn';
+import { awaitingChecks, emitTracker, openTracker } from './planningTurn';
+import type { SessionEffect } from './state';
 import { verifyingTracker } from './verifyGate';
 
 /** Replans followed within one approved run before the run stops and reports. */
@@ -30,6 +31,8 @@ function handoverMessage(planMarkdown: string, trackerTree: string, fresh: boole
 export interface PreparedHandoff {
   readonly markdown: string;
   readonly tracker: Tracker;
+  /** What the session applies once it decided: a resumed session's tracker opened. */
+  readonly effects: readonly SessionEffect[];
 }
 
 /**
@@ -54,8 +57,10 @@ export async function prepareHandoff(
     return { ok: false, message: `the approved plan no longer validates: ${why}` };
   }
   // Approval needs a persisted tracker, and a resumed session has no live handle yet.
-  const tracker = (plan.tracker && core.tracker?.get()) ?? (await persistTracker(core, plan.stem, plan.markdown));
-  return { ok: true, handoff: { markdown: plan.markdown, tracker } };
+  const live = plan.tracker && core.tracker?.get();
+  if (live) return { ok: true, handoff: { markdown: plan.markdown, tracker: live, effects: [] } };
+  const opened = await openTracker(core, plan.stem, plan.markdown);
+  return { ok: true, handoff: { markdown: plan.markdown, tracker: opened.tracker, effects: opened.effects } };
 }
 
 export async function runBuild(
@@ -71,10 +76,11 @@ export async function runBuild(
   } else {
     const fresh = handoff.kind === 'fresh_context';
     const previous = core.contextPercent();
+    core.apply(...handoff.prepared.effects);
+    emitTracker(core, handoff.prepared.tracker);
     if (fresh) {
       progress(HANDOFF_STEPS[0]!);
-      core.history = [];
-      core.lastPromptTokens = 0;
+      core.apply({ type: 'thread_cleared' });
       progress(HANDOFF_STEPS[1]!);
     }
     progress(HANDOFF_STEPS[2]!);
@@ -97,7 +103,7 @@ export async function runBuild(
   for (;;) {
     const turnId = core.newId('turn');
     core.bus.emit({ type: 'turn.started', turn_id: turnId });
-    core.history.push({ role: 'user', content: input });
+    core.apply({ type: 'user_said', text: input });
     const inner = core.tracker ?? createTrackerHandle({ defaultTitle: 'Tasks' });
     const ask = core.deps.approver.signOffCheck;
     const tracker = verifyingTracker(inner, {
@@ -112,7 +118,7 @@ export async function runBuild(
           }
         : {}),
     });
-    const r = await runTurn(core.history, core.turnDeps('build', tracker), { turnId });
+    const r = await runTurn(core.thread.messages, core.turnDeps('build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
     if (!r.final) return { kind: 'blocked', reason: r.stop?.reason ?? 'the build turn stopped early' };
 
@@ -126,9 +132,9 @@ export async function runBuild(
         );
         break;
       }
-      core.planStem = saved.stem;
-      core.planFile = saved.file;
-      await persistTracker(core, saved.stem, r.final.plan);
+      const opened = await openTracker(core, saved.stem, r.final.plan);
+      core.apply({ type: 'plan_adopted', stem: saved.stem, file: saved.file }, ...opened.effects);
+      emitTracker(core, opened.tracker);
       core.lifecycle({ type: 'plan_ready', planFile: saved.file }, turnId);
       // Outside an approved run the gate opens again ("proposed during execution").
       if (core.machine.state === 'awaiting_approval') return { kind: 'awaiting_approval', planFile: saved.file };
@@ -145,11 +151,10 @@ export async function runBuild(
   }
   core.lifecycle({ type: 'execution_done' });
   core.bus.emit({ type: 'thread.completed', thread_id: core.id });
-  const last = [...core.history].reverse().find((m) => m.role === 'assistant');
   const waiting = awaitingChecks(core);
   return {
     kind: 'completed',
-    summary: last?.content ?? '',
+    summary: core.thread.lastAssistantText(),
     ...(waiting.length > 0 ? { awaitingChecks: waiting } : {}),
   };
 }

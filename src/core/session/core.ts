@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { TurnGuards } from '../agent/guards';
-import type { ChatMessage, Usage } from '../agent/model';
+import type { Usage } from '../agent/model';
 import { BUILD_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../agent/prompt';
 import type { TurnDeps } from '../agent/turn';
 import type { EventBus } from '../events/bus';
@@ -19,12 +19,19 @@ import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
+import {
+  BudgetState,
+  PlanState,
+  ThreadState,
+  applySessionEffect,
+  type SessionEffect,
+  type SessionStateParts,
+} from './state';
 import { BUILD_TOOLS, PLANNING_TOOLS, buildToolSchemas, planningToolSchemas, toolMap } from './toolset';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 export class SessionCore {
-  history: ChatMessage[] = [];
   readonly guards: TurnGuards;
   readonly store: PlanStore;
   readonly spool = new Spool();
@@ -32,19 +39,16 @@ export class SessionCore {
   readonly machine: ApprovalMachine;
   readonly root: string;
   readonly plansDir: string;
-  tracker: TrackerHandle | undefined;
-  planStem: string | undefined;
-  planFile: string | undefined;
-  /** Prompt tokens of the latest request (reported, or estimated from characters). */
-  lastPromptTokens = 0;
-  totalUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  abort = new AbortController();
+  /** The session's state objects; flows change them only through `apply` (their effects). */
+  readonly thread = new ThreadState();
+  readonly plan = new PlanState();
+  readonly budget = new BudgetState();
+  private readonly parts: SessionStateParts;
+  private abortController = new AbortController();
   /** The engine's one verify runner and result store (the host's, when it hands one in). */
   readonly verifier: Verifier;
   /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
-  gateAnnouncement: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
-  /** Set when the person accepted an execution agent's proposal to return to planning. */
-  planningRequested: string | undefined;
+  private pendingGate: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   private counter = 0;
 
   constructor(
@@ -73,6 +77,49 @@ export class SessionCore {
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
     this.machine = new ApprovalMachine(machineSnapshot);
+    this.parts = { thread: this.thread, plan: this.plan, budget: this.budget, planningRequested: undefined };
+  }
+
+  /** Applies what a flow asked for: the only way a flow changes the session's state. */
+  apply(...effects: readonly SessionEffect[]): void {
+    for (const e of effects) applySessionEffect(this.parts, e);
+  }
+
+  get planStem(): string | undefined {
+    return this.plan.stem;
+  }
+
+  get planFile(): string | undefined {
+    return this.plan.file;
+  }
+
+  get tracker(): TrackerHandle | undefined {
+    return this.plan.tracker;
+  }
+
+  get planningRequested(): string | undefined {
+    return this.parts.planningRequested;
+  }
+
+  get totalUsage(): Usage {
+    return this.budget.total;
+  }
+
+  get abort(): AbortController {
+    return this.abortController;
+  }
+
+  /** Aborts the running turn and arms a new signal for the next one. */
+  cancelRun(reason: Error): void {
+    this.abortController.abort(reason);
+    this.abortController = new AbortController();
+  }
+
+  /** The approval the machine requested since the last call, if any (for `announceGate`). */
+  takeGateRequest(): { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined {
+    const pending = this.pendingGate;
+    this.pendingGate = undefined;
+    return pending;
   }
 
   newId(prefix: string): string {
@@ -84,7 +131,7 @@ export class SessionCore {
   }
 
   contextPercent(): number {
-    return Math.min(100, Math.round((this.lastPromptTokens / this.contextWindow) * 100));
+    return this.budget.contextPercent(this.contextWindow);
   }
 
   /** Feeds the lifecycle machine and turns its effects into events. Returns whether it accepted. */
@@ -102,7 +149,7 @@ export class SessionCore {
         break;
       case 'approval_requested':
         // Announced by `announceGate` once the card is built from the stored plan.
-        this.gateAnnouncement = { turnId, effect: e };
+        this.pendingGate = { turnId, effect: e };
         break;
       case 'approval_resolved':
         this.bus.emit({
@@ -127,20 +174,6 @@ export class SessionCore {
       turn_id: turnId,
       item: { id: this.newId('notice'), kind: 'notice', text, level },
     });
-  }
-
-  recordUsage(usage: Usage | undefined, promptChars: number): void {
-    if (usage) {
-      this.lastPromptTokens = usage.promptTokens;
-      this.totalUsage = {
-        promptTokens: this.totalUsage.promptTokens + usage.promptTokens,
-        completionTokens: this.totalUsage.completionTokens + usage.completionTokens,
-        totalTokens: this.totalUsage.totalTokens + usage.totalTokens,
-      };
-    } else {
-      // No usage chunk (some providers): estimate ~4 characters per token.
-      this.lastPromptTokens = Math.round(promptChars / 4);
-    }
   }
 
   /** The absolute plans directory, for the planning write policy. */
@@ -188,7 +221,7 @@ export class SessionCore {
         const ask = this.deps.approver.enterPlanning;
         if (this.config.interactive === false || !ask) return 'pending';
         const accepted = await ask.call(this.deps.approver, reason, this.abort.signal);
-        if (accepted) this.planningRequested = reason;
+        if (accepted) this.apply({ type: 'planning_requested', reason });
         return accepted ? 'accepted' : 'declined';
       },
     };
@@ -243,7 +276,7 @@ export class SessionCore {
       contextWindow: this.contextWindow,
       ...(this.config.compactAtPercent !== undefined ? { compactAtPercent: this.config.compactAtPercent } : {}),
       signal: this.abort.signal,
-      onUsage: (u, chars) => this.recordUsage(u, chars),
+      onUsage: (u, chars) => this.budget.record(u, chars),
       contextPercent: () => this.contextPercent(),
       ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
     };

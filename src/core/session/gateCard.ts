@@ -95,9 +95,8 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
 export async function announceGate(
   core: SessionCore,
 ): Promise<(PlanApprovalRequest & { card: GateCardInfo }) | undefined> {
-  const pending = core.gateAnnouncement;
+  const pending = core.takeGateRequest();
   if (!pending) return undefined;
-  core.gateAnnouncement = undefined;
   const request = await gateRequest(core);
   const e = pending.effect;
   core.bus.emit({

@@ -10,6 +10,7 @@ import { trackerFromPlan, type Tracker } from '../plan/tracker';
 import { validatePlan } from '../plan/validator';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionCore } from './core';
+import type { SessionEffect } from './state';
 import { emitTracker } from './trackerView';
 
 export { awaitingChecks, emitTracker } from './trackerView';
@@ -22,6 +23,10 @@ export type PlanTurnOutcome =
       readonly stem: string;
       readonly revision: number;
       readonly markdown: string;
+      /** What the session applies: the plan adopted and its tracker opened. */
+      readonly effects: readonly SessionEffect[];
+      /** The tracker as opened, announced once the effects are applied. */
+      readonly tracker: Tracker;
     }
   /** The model answered in prose (e.g. asked something); planning waits for the person. */
   | { readonly kind: 'reply'; readonly text: string }
@@ -31,7 +36,7 @@ export async function runPlanningTurn(core: SessionCore, input: string): Promise
   const turnId = core.newId('turn');
   core.bus.emit({ type: 'turn.started', turn_id: turnId });
   core.guards.newTurn({ mode: 'plan' });
-  core.history.push({ role: 'user', content: input });
+  core.apply({ type: 'user_said', text: input });
   core.bus.emit({
     type: 'item.completed',
     turn_id: turnId,
@@ -43,8 +48,8 @@ export async function runPlanningTurn(core: SessionCore, input: string): Promise
   const outcome = await planLoop(
     core,
     turnId,
-    () => runTurn(core.history, deps, { turnId }),
-    (directive) => runTurn(core.history, deps, { turnId, toolFreeDirective: directive }),
+    () => runTurn(core.thread.messages, deps, { turnId }),
+    (directive) => runTurn(core.thread.messages, deps, { turnId, toolFreeDirective: directive }),
   );
   core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
   return outcome;
@@ -104,9 +109,7 @@ async function planLoop(
       }
       return { kind: 'blocked', reason: `the plan is still invalid after one repair request: ${reasons}` };
     }
-    await persistTracker(core, saved.stem, final.plan);
-    core.planStem = saved.stem;
-    core.planFile = saved.file;
+    const opened = await openTracker(core, saved.stem, final.plan);
     core.bus.emit({
       type: 'item.completed',
       turn_id: turnId,
@@ -116,23 +119,38 @@ async function planLoop(
         plan: { file: saved.file, markdown: final.plan, valid: true, revision: saved.revision },
       },
     });
-    return { kind: 'plan', turnId, file: saved.file, stem: saved.stem, revision: saved.revision, markdown: final.plan };
+    return {
+      kind: 'plan',
+      turnId,
+      file: saved.file,
+      stem: saved.stem,
+      revision: saved.revision,
+      markdown: final.plan,
+      effects: [{ type: 'plan_adopted', stem: saved.stem, file: saved.file }, ...opened.effects],
+      tracker: opened.tracker,
+    };
   }
 }
 
-/** Builds the tracker from the plan's steps (keeping progress of steps that did not change) and persists it. */
-export async function persistTracker(core: SessionCore, stem: string, markdown: string): Promise<Tracker> {
+/**
+ * Builds the tracker from the plan's steps (keeping the progress a stored tracker has) and
+ * persists it. Returns it with the effect that opens its live handle; nothing is announced here.
+ */
+export async function openTracker(
+  core: SessionCore,
+  stem: string,
+  markdown: string,
+): Promise<{ tracker: Tracker; effects: SessionEffect[] }> {
   const fresh = trackerFromPlan(validatePlan(markdown).summary);
   const loaded = await core.store.load(stem);
   const tracker = loaded.tracker ?? fresh;
   if (!loaded.tracker) await core.store.saveTracker(stem, tracker);
-  core.tracker = createTrackerHandle({
+  const handle = createTrackerHandle({
     initial: tracker,
     persist: async (t) => {
       await core.store.saveTracker(stem, t);
       emitTracker(core, t);
     },
   });
-  emitTracker(core, tracker);
-  return tracker;
+  return { tracker, effects: [{ type: 'tracker_opened', handle }] };
 }

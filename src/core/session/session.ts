@@ -4,6 +4,7 @@
  * at the gate map to decisions, "stay" always wins, and anything that is not a clear decision is
  * treated as revision feedback, never as approval.
  */
+import type { ChatMessage } from '../agent/model';
 import { EventBus } from '../events/bus';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
@@ -13,7 +14,7 @@ import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
 import { prepareHandoff, runBuild } from './buildRun';
 import { SessionCore } from './core';
 import { announceGate, gateRequest } from './gateCard';
-import { runPlanningTurn } from './planningTurn';
+import { emitTracker, runPlanningTurn } from './planningTurn';
 import { followVerifier } from './verifyFollow';
 
 export interface RestoredState {
@@ -25,7 +26,7 @@ export interface RestoredState {
 /** What a checkpoint records, so `resumeSession` can rebuild the session. */
 export interface SessionCheckpoint {
   readonly machine: unknown;
-  readonly history: SessionCore['history'];
+  readonly history: readonly ChatMessage[];
   readonly planStem?: string;
   readonly planFile?: string;
   readonly interviewDenied: boolean;
@@ -69,11 +70,12 @@ class PlanwiseSession implements Session {
     this.unfollow = followVerifier(this.core);
     if (restored) {
       const c = restored.checkpoint;
-      this.core.history = [...c.history];
-      this.core.planStem = c.planStem;
-      this.core.planFile = c.planFile;
+      this.core.thread.restore(c.history);
+      if (c.planStem !== undefined && c.planFile !== undefined) {
+        this.core.apply({ type: 'plan_adopted', stem: c.planStem, file: c.planFile });
+      }
       this.core.interviewState.denied = c.interviewDenied;
-      this.core.lastPromptTokens = c.lastPromptTokens;
+      this.core.budget.restore(c.lastPromptTokens);
       this.task = c.task;
     }
   }
@@ -155,8 +157,7 @@ class PlanwiseSession implements Session {
   }
 
   cancel(): void {
-    this.core.abort.abort(new Error('cancelled by the person'));
-    this.core.abort = new AbortController();
+    this.core.cancelRun(new Error('cancelled by the person'));
   }
 
   dispose(): void {
@@ -202,11 +203,11 @@ class PlanwiseSession implements Session {
     if (!this.archive) return;
     const c: SessionCheckpoint = {
       machine: this.core.machine.snapshot(),
-      history: this.core.history,
+      history: this.core.thread.messages,
       ...(this.core.planStem !== undefined ? { planStem: this.core.planStem } : {}),
       ...(this.core.planFile !== undefined ? { planFile: this.core.planFile } : {}),
       interviewDenied: this.core.interviewState.denied,
-      lastPromptTokens: this.core.lastPromptTokens,
+      lastPromptTokens: this.core.budget.lastPromptTokens,
       ...(this.task !== undefined ? { task: this.task } : {}),
     };
     await this.archive.checkpoint(c);
@@ -218,6 +219,8 @@ class PlanwiseSession implements Session {
     const outcome = await runPlanningTurn(this.core, input);
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
+    this.core.apply(...outcome.effects);
+    emitTracker(this.core, outcome.tracker);
     this.core.lifecycle({ type: 'plan_ready', planFile: outcome.file }, outcome.turnId);
     if (this.core.machine.state !== 'awaiting_approval') {
       return { kind: 'blocked', reason: 'the plan is held until the pending question is answered' };
@@ -253,7 +256,7 @@ class PlanwiseSession implements Session {
     if (stop.kind === 'awaiting_approval') return this.gate();
     const reason = this.core.planningRequested;
     if (reason === undefined || stop.kind !== 'completed') return stop;
-    this.core.planningRequested = undefined;
+    this.core.apply({ type: 'planning_request_taken' });
     if (!this.core.lifecycle({ type: 'start_planning' })) return stop;
     return this.planningCycle(`Return to planning: ${reason}. Revise the plan for the repository as it is now.`);
   }
