@@ -109,6 +109,13 @@ describe('VscodeLmModelClient (vscode.lm)', () => {
       ],
     };
     assert.equal(await client.countTokens(req), 110);
+    // Each message is counted once: the next request counts only what was added.
+    const calls = m.countCalls;
+    const next = { ...req, messages: [...req.messages, { role: 'user' as const, content: 'z'.repeat(8) }], tools };
+    assert.equal(await client.countTokens(next), 110 + 2 + Math.ceil(JSON.stringify(tools).length / 4));
+    assert.equal(m.countCalls - calls, 2, 'the new message and the tools, once');
+    await client.countTokens(next);
+    assert.equal(m.countCalls - calls, 2);
   });
 
   it('cancels through the CancellationToken when the signal aborts', async () => {

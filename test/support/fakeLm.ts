@@ -143,7 +143,11 @@ export class FakeChatModel {
     };
   }
 
+  /** How many times countTokens was called. */
+  countCalls = 0;
+
   async countTokens(text: string | LanguageModelChatMessage): Promise<number> {
+    this.countCalls++;
     const s =
       typeof text === 'string' ? text : text.content.map((p) => ('value' in p ? p.value : JSON.stringify(p))).join('');
     return Math.ceil(s.length / 4);

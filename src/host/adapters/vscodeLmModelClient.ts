@@ -81,6 +81,7 @@ const isThinkingPart = (p: unknown): p is { value: string | string[] } =>
 export class VscodeLmModelClient implements ModelClient {
   private readonly models = new Map<string, vscode.LanguageModelChat>();
   private readonly counted = new WeakMap<ChatMessage, number>();
+  private readonly countedTools = new WeakMap<object, number>();
   private callCounter = 0;
 
   constructor(
@@ -101,18 +102,26 @@ export class VscodeLmModelClient implements ModelClient {
     const model = await this.model(request.model);
     const cts = this.cancellation(signal);
     try {
+      // Thread messages never change: each is converted and counted once, so a long session
+      // counts only what was added since the previous request.
       let total = 0;
-      const converted = this.toMessages(request.messages);
-      for (const [i, m] of request.messages.entries()) {
+      for (const m of request.messages) {
         let n = this.counted.get(m);
         if (n === undefined) {
-          const message = converted.byIndex[i];
-          n = message ? await model.countTokens(message, cts.source.token) : 0;
+          n = await model.countTokens(this.toMessages([m]).messages[0]!, cts.source.token);
           this.counted.set(m, n);
         }
         total += n;
       }
-      if (request.tools?.length) total += await model.countTokens(JSON.stringify(request.tools), cts.source.token);
+      const tools = request.tools;
+      if (tools?.length) {
+        let n = this.countedTools.get(tools);
+        if (n === undefined) {
+          n = await model.countTokens(JSON.stringify(tools), cts.source.token);
+          this.countedTools.set(tools, n);
+        }
+        total += n;
+      }
       return total;
     } finally {
       cts.dispose();
@@ -219,27 +228,20 @@ export class VscodeLmModelClient implements ModelClient {
     };
   }
 
-  /** The thread as Language Model API messages (and which message each thread message became). */
-  private toMessages(messages: readonly ChatMessage[]): {
-    messages: vscode.LanguageModelChatMessage[];
-    byIndex: (vscode.LanguageModelChatMessage | undefined)[];
-  } {
+  /** The thread as Language Model API messages (consecutive tool results share one User message). */
+  private toMessages(messages: readonly ChatMessage[]): { messages: vscode.LanguageModelChatMessage[] } {
     const S = this.surface;
     const out: vscode.LanguageModelChatMessage[] = [];
-    const byIndex: (vscode.LanguageModelChatMessage | undefined)[] = [];
     let results: vscode.LanguageModelToolResultPart[] | undefined;
     const flush = () => {
       if (results) out.push(S.LanguageModelChatMessage.User(results));
       results = undefined;
     };
-    messages.forEach((m, i) => {
+    for (const m of messages) {
       if (m.role === 'tool') {
         results ??= [];
         results.push(new S.LanguageModelToolResultPart(m.toolCallId, [new S.LanguageModelTextPart(m.content)]));
-        byIndex[i] = S.LanguageModelChatMessage.User([
-          new S.LanguageModelToolResultPart(m.toolCallId, [new S.LanguageModelTextPart(m.content)]),
-        ]);
-        return;
+        continue;
       }
       flush();
       let message: vscode.LanguageModelChatMessage;
@@ -254,10 +256,9 @@ export class VscodeLmModelClient implements ModelClient {
         message = S.LanguageModelChatMessage.User(m.content);
       }
       out.push(message);
-      byIndex[i] = message;
-    });
+    }
     flush();
-    return { messages: out, byIndex };
+    return { messages: out };
   }
 
   private mapError(err: unknown, model: string, signal: AbortSignal | undefined): ModelError {
