@@ -97,6 +97,7 @@ class BrokenStream extends Error {
   constructor(
     readonly error: ModelError,
     readonly reason: string,
+    readonly toolCallsArrived = false,
   ) {
     super(error.message);
   }
@@ -168,7 +169,8 @@ export class OpenAIModelClient implements ModelClient {
         if (signal?.aborted) throw abortedError();
         if (err instanceof BrokenStream) {
           failure = err.error;
-          advice = { retry: true, reason: err.reason };
+          // Tool-call fragments count as delivered too, though the call was not emitted yet.
+          advice = { retry: !err.toolCallsArrived, reason: err.reason };
         } else if (err instanceof ModelError) {
           throw err;
         } else {
@@ -241,7 +243,7 @@ export class OpenAIModelClient implements ModelClient {
           if (fired) throw fired;
           const mapped = streamError(err, ctx);
           if (mapped?.kind === 'stream')
-            throw new BrokenStream(mapped, 'the provider reported an error before answering');
+            throw new BrokenStream(mapped, 'the provider reported an error before answering', acc.hasToolCalls);
           if (mapped) throw mapped;
           this.log(`model stream from ${this.baseURL} broke: ${err instanceof Error ? err.message : String(err)}`);
           if (!acc.finished) this.endEarly(acc);
@@ -254,7 +256,7 @@ export class OpenAIModelClient implements ModelClient {
           events = acc.push(next.value);
         } catch (err) {
           if (err instanceof ModelError && err.kind === 'stream') {
-            throw new BrokenStream(err, 'the provider reported an error before answering');
+            throw new BrokenStream(err, 'the provider reported an error before answering', acc.hasToolCalls);
           }
           throw err;
         }
@@ -268,7 +270,8 @@ export class OpenAIModelClient implements ModelClient {
       try {
         closing = acc.end({ sawDone });
       } catch (err) {
-        if (err instanceof ModelError && err.kind === 'stream') throw new BrokenStream(err, 'the stream was cut off');
+        if (err instanceof ModelError && err.kind === 'stream')
+          throw new BrokenStream(err, 'the stream was cut off', acc.hasToolCalls);
         throw err;
       }
       complete = true;
@@ -284,7 +287,8 @@ export class OpenAIModelClient implements ModelClient {
     try {
       acc.end();
     } catch (err) {
-      if (err instanceof ModelError) throw new BrokenStream(err, 'the connection broke before the answer began');
+      if (err instanceof ModelError)
+        throw new BrokenStream(err, 'the connection broke before the answer began', acc.hasToolCalls);
       throw err;
     }
     throw new Error('unreachable: a stream without a finish reason ended normally');

@@ -147,4 +147,17 @@ describe('OpenAIModelClient: retries', () => {
     assert.equal(server.requests.length, 1);
     assert.deepEqual(clock.waits, []);
   });
+
+  it('a stream cut after tool-call fragments arrived is not replayed either', async () => {
+    const clock = fakeClock();
+    server = await ScriptedServer.start([
+      { ...sse.toolTurn([{ id: 'c1', name: 'read_file', args: { path: 'src/a.ts' } }]), cutAfter: 3 },
+      sse.textTurn('again'),
+    ]);
+    const client = new OpenAIModelClient({ baseURL: server.baseURL, sleep: clock.sleep, now: clock.now });
+    const r = await collect(client.stream(request));
+    assert.ok(r.error instanceof ModelError);
+    assert.match(r.error.message, /unfinished tool call/);
+    assert.equal(server.requests.length, 1);
+  });
 });

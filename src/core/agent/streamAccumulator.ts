@@ -168,6 +168,11 @@ export class StreamAccumulator {
     return this.text;
   }
 
+  /** True once any tool-call fragment arrived (the call is only emitted at the end). */
+  get hasToolCalls(): boolean {
+    return this.slots.length > 0;
+  }
+
   /** Consumes one parsed chunk and returns the events it produced (text, reasoning, usage). */
   push(chunk: unknown): ModelStreamEvent[] {
     if (this.ended) throw new Error('StreamAccumulator.push called after end()');
