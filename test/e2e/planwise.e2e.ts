@@ -1,10 +1,12 @@
-// Scenarios 1–4 in a real VS Code (code-server) driven by Chromium, on the INSTALLED Planwise VSIX,
+// Scenarios 1–5 in a real VS Code (code-server) driven by Chromium, on the INSTALLED Planwise VSIX,
 // against the scripted model. One code-server serves them in order: planning to the gate, the plan
-// file's CodeLens, the build, then a second session that is revised and built in a fresh context.
+// file's CodeLens, the build, then a second session that is revised and built in a fresh context,
+// and a third whose step has a check that waits for the person.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
+import { samplePlan } from '../support/sessionHarness';
 import {
   buildPlanwiseVsix,
   listExtensions,
@@ -291,6 +293,38 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     assert.match(handover, /Rename greet to sayHello/);
     assert.ok(!handover.includes('Rename the greeting helper'), 'the original task came along');
     assert.ok(!JSON.stringify(messages).includes(README_MARKER), 'research output came along');
+    model.assertDrained();
+  });
+
+  it('5. a step with a check waits "Awaiting your check" until the person marks it, then completes', async function () {
+    assert.ok(wb);
+    const check = 'open README.md and confirm it shows the greeting';
+    model.push(planTurn(samplePlan('Check the greeting by eye', 'greet.js', `${VERIFY}, ${check}`)));
+    await startPlanning(wb, 'Check the greeting by eye');
+    await panel.waitFor('.pw-gate', { text: 'Check the greeting by eye' });
+    model.push(
+      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+      sse.textTurn('I opened README.md and it shows the greeting; the check is yours to mark.'),
+    );
+    const mark = model.mark();
+    await (await panel.frame()).getByRole('button', { name: /Yes, implement this plan/ }).click();
+    await model.waitForRequests(mark + 2);
+    // The command passed, but only the person signs the check off: the agent was told so.
+    assert.match(toolResults(model.requests[mark + 1]).join('\n'), /awaiting the person's check/);
+    const waiting = await panel.waitFor('.pw-todo', { text: 'Awaiting your check', timeoutMs: 60_000 });
+    assert.match(await waiting.innerText(), /Add the greet function/);
+    await panel.waitFor('.pw-tracker-counts', { text: '0/1 done · 1 in progress · 0%' });
+    await wb.screenshot('e2e-14-awaiting-check');
+    // The plan file's lens offers the same sign-off.
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /Check the greeting by eye|\.md$/);
+    await waitForCodeLens(wb, /Mark checked: open README\.md/);
+
+    await (await panel.frame()).getByRole('button', { name: `Mark checked: ${check}` }).click();
+    await panel.waitFor('.pw-tracker-counts', { text: '1/1 done · 100%', timeoutMs: 30_000 });
+    assert.equal(await (await panel.locator('.pw-awaiting-check')).count(), 0, 'still awaiting after the sign-off');
+    await waitForCodeLens(wb, /checked/);
+    await wb.screenshot('e2e-15-checked');
     model.assertDrained();
   });
 });
