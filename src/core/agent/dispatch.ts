@@ -70,7 +70,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
   const { bus, turnId: turn_id, guards } = ctx;
   const command = args['command'];
   const shell =
-    tool?.kind === 'shell' && typeof command === 'string' && ctx.toolContext.trusted
+    tool?.kind === 'shell' && typeof command === 'string'
       ? await judgeCommand(command, gateContextOf(ctx.toolContext))
       : undefined;
   const shape = shell?.shape;

@@ -7,6 +7,7 @@ export { judgeCommand, GLOB_LIMIT } from './judge';
 export { checkPlanningToolCall, type PlanningContext } from './policy';
 export { isInsideRoots } from './resolve';
 export { allowedPrograms } from './grammar';
+export { shapeOfCommand } from './shape';
 export type {
   GateContext,
   GateFs,

@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path';
 import { assignmentName } from './prefixes';
+import { scanCommand } from './scan';
 import type { Segment } from './types';
 
 export interface ShapeSegment {
@@ -39,4 +40,13 @@ export function shapeOf(segments: readonly Segment[]): ShapeSegment[] {
     else out.push({ program, args, cwd, piped });
   }
   return out;
+}
+
+/**
+ * The shape of a command by the gate's own scanner, for callers that have only the text (the
+ * dispatcher hands the guards `Judgement.shape` instead). Empty when the command cannot be scanned.
+ */
+export function shapeOfCommand(command: string): ShapeSegment[] {
+  const scanned = scanCommand(command);
+  return scanned.ok ? shapeOf(scanned.segments) : [];
 }

@@ -3,7 +3,8 @@
  * on which paths. Parsing only; no policy (the gate decides what may run).
  */
 import { posix } from 'node:path';
-import { parse, quote } from 'shell-quote';
+import { quote } from 'shell-quote';
+import { shapeOfCommand } from '../../gate';
 import type { GuardCall, OutcomeCategory } from './types';
 
 export interface CommandSegment {
@@ -15,12 +16,6 @@ export interface CommandSegment {
   /** True for a segment that reads a previous segment's output (`… | head`). */
   readonly piped: boolean;
 }
-
-const CHAIN_OPS = new Set(['&&', '||', ';', '&', ';;']);
-const PIPE_OPS = new Set(['|', '|&']);
-const REDIRECT_OPS = new Set(['<', '>', '>>', '>&', '<&', '<<<', '<(']);
-const WRAPPERS = new Set(['command', 'env', 'time', 'nice', 'nohup']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The command line of a shell call: `args.command` (string or argv array) or `args.cmd`. */
 export function commandOf(args: Record<string, unknown>): string {
@@ -36,53 +31,12 @@ export function workdirOf(args: Record<string, unknown>): string {
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : '.';
 }
 
-/** Splits a command line into program segments; `cd DIR &&` prefixes move the later segments' cwd. */
+/**
+ * Splits a command line into program segments (`cd DIR &&` prefixes move the later segments' cwd)
+ * with the gate's scanner: the guards never tokenise a command their own way.
+ */
 export function segmentsOf(command: string): CommandSegment[] {
-  const tokens = parse(command, (name) => `$${name}`);
-  const out: CommandSegment[] = [];
-  let words: string[] = [];
-  let cwd = '.';
-  let piped = false;
-  let skipNext = false;
-  const flush = (nextPiped: boolean): void => {
-    while (words.length > 0 && (ASSIGNMENT.test(words[0]!) || WRAPPERS.has(words[0]!))) words.shift();
-    const first = words[0];
-    if (first !== undefined) {
-      const program = posix.basename(first.replace(/\\/g, '/'));
-      if (program === 'cd' && !piped) cwd = joinDir(cwd, words[1] ?? '.');
-      else out.push({ program, args: words.slice(1), cwd, piped });
-    }
-    words = [];
-    piped = nextPiped;
-  };
-  for (const token of tokens) {
-    if (typeof token === 'string') {
-      if (skipNext) skipNext = false;
-      else words.push(token);
-      continue;
-    }
-    if ('comment' in token) continue;
-    if ('pattern' in token && typeof token.pattern === 'string') {
-      if (skipNext) skipNext = false;
-      else words.push(token.pattern);
-      continue;
-    }
-    const op = 'op' in token ? String(token.op) : '';
-    if (CHAIN_OPS.has(op)) flush(false);
-    else if (PIPE_OPS.has(op)) flush(true);
-    else if (REDIRECT_OPS.has(op)) {
-      // `2>&1`: the descriptor number before the operator is not an argument.
-      if (/^\d+$/.test(words[words.length - 1] ?? '') && words.length > 1) words.pop();
-      skipNext = true;
-    }
-  }
-  flush(false);
-  return out;
-}
-
-function joinDir(base: string, dir: string): string {
-  const d = dir.replace(/\\/g, '/');
-  return posix.normalize(d.startsWith('/') ? d : posix.join(base, d));
+  return shapeOfCommand(command);
 }
 
 /**
