@@ -4,7 +4,8 @@
  * result here goes through the code paths a person's clicks take.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { planLenses } from '../../src/host/codelens/lenses';
 import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
 import { startEngineHost, until, type EngineHost } from './engineHost';
@@ -67,6 +68,17 @@ describe('session controller on the engine the host builds', () => {
     assert.equal(h.hub.state.gate, null);
     assert.equal(h.hub.state.tracker?.percent, 100);
     assert.equal(h.hub.state.tracker?.items[0]?.entries[0]?.result?.status, 'passed');
+    // The build gate's result is the lens's result too: one store, keyed by the entry as written.
+    const planFile = h.controller.current!.planFile!;
+    const titles = planLenses({
+      markdown: readFileSync(planFile, 'utf8'),
+      trusted: true,
+      now: Date.now(),
+      resultOf: (step, entry) => h!.verifier.latest(planFile, step, entry),
+      gateOpen: false,
+      revisions: 1,
+    }).map((l) => l.title);
+    assert.ok(titles.includes('▶ node -e "process.exit(0)"  ✓ passed just now'), titles.join('\n'));
     assert.equal(await h.controller.decide('execute'), false, 'nothing waits any more');
   });
 

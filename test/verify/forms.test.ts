@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseVerifyEntry, validatePlan, type VerifyEntry } from '../../src/core/index';
+import { Verifier, parseVerifyEntry, validatePlan, type VerifyEntry } from '../../src/core/index';
+import { NodeCommandRunner } from '../../src/node/processRunner';
+import { TrustState } from '../../src/host/trust';
+import { VerifyService } from '../../src/host/verify/verifyService';
+import { makeTempWorkspace } from '../support/tempWorkspace';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { sse } from '../support/scriptedServer';
 import { planResponse, startHarness, type Harness } from '../support/sessionHarness';
@@ -111,6 +115,33 @@ describe('the one verify model', () => {
       specs.map((l) => ('entry' in l.action ? [l.action.step, l.action.entry] : [])),
       EXPECTED.flatMap((entries, i) => entries.map((e) => [String(i + 1), e.text])),
     );
+  });
+
+  it('each lens runs its command through the host verify service and the engine verifier, exactly as parsed', async () => {
+    const ws = makeTempWorkspace(FILES);
+    try {
+      const planFile = ws.write('.vtcode/plans/forms.md', PLAN);
+      const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+      const verify = new VerifyService({
+        verifier,
+        trust: new TrustState(true),
+        read: async (f) => readFileSync(f, 'utf8'),
+      });
+      const actions = planLenses({
+        markdown: PLAN,
+        trusted: true,
+        now: 0,
+        resultOf: () => undefined,
+        gateOpen: false,
+        revisions: 1,
+      }).flatMap((l) => (l.action.kind === 'runVerify' ? [l.action] : []));
+      for (const a of actions) assert.equal((await verify.run(planFile, a.step, a.entry)).status, 'passed');
+      assert.deepEqual(marks(ws.root), MARKS);
+      // The checks are the person's: a lens can only mark them.
+      await assert.rejects(verify.run(planFile, '5', CHECK), /a check a person signs off/);
+    } finally {
+      ws.cleanup();
+    }
   });
 
   describe('the build verify gate', () => {
