@@ -203,6 +203,25 @@ describe('the one verify model', () => {
       assert.match(r.stdout, /Step 6 is in progress, awaiting your check: "confirm the log shows one line"/);
     });
 
+    it('--json prints the engine counts and percent in tracker.updated, and the verify results', async () => {
+      const s = await setup(script(), FILES);
+      const r = await runCli(
+        ['plan', '--json', '--non-interactive', '--approve', 'execute', ...s.args, 'every verify form'],
+        {
+          env: NO_RETRIES,
+        },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; counts?: unknown; percent?: number; status?: string });
+      const last = events.filter((e) => e.type === 'tracker.updated').at(-1)!;
+      assert.deepEqual(last.counts, { done: 4, inProgress: 2, pending: 0, blocked: 0, total: 6 });
+      assert.equal(last.percent, 66);
+      assert.equal(events.filter((e) => e.type === 'verify.recorded' && e.status === 'passed').length, 6);
+    });
+
     it('interactive asks the person for each check and completes the step on yes', async () => {
       const s = await setup(script(), FILES);
       const r = await runCli(['plan', '--interactive', '--approve', 'execute', ...s.args, 'every verify form'], {

@@ -1,6 +1,6 @@
 import { mountPanel } from './panelHarness';
 import assert from 'node:assert/strict';
-import { fireEvent, within } from '@testing-library/preact';
+import { act, fireEvent, within } from '@testing-library/preact';
 import { describeVerify } from '../../webview/components/TodoTree';
 import { agedTracker, budget } from './scenes';
 
@@ -46,6 +46,29 @@ describe('panel: executing with the task tracker', () => {
     assert.deepEqual(p.sent('markChecked'), [
       { type: 'markChecked', itemPath: '5', entry: 'open the dashboard and confirm the counter shows 429s' },
     ]);
+  });
+
+  it('refreshes "just now" to "3 min ago" on its own, without a new tracker', () => {
+    const realSetInterval = globalThis.setInterval;
+    const realNow = Date.now;
+    const ticks: (() => void)[] = [];
+    globalThis.setInterval = ((fn: () => void) => {
+      ticks.push(fn);
+      return 0;
+    }) as unknown as typeof setInterval;
+    try {
+      const p = executing();
+      const now = Date.now();
+      p.update([{ op: 'tracker.set', tracker: agedTracker(now, 0, 0) }]);
+      fireEvent.click(p.getByRole('button', { name: 'Expand step 1' }));
+      assert.ok(p.getByText(/passed just now/));
+      Date.now = () => now + 3 * 60_000;
+      act(() => ticks.forEach((t) => t()));
+      assert.ok(p.getByText(/passed 3 min ago/));
+    } finally {
+      globalThis.setInterval = realSetInterval;
+      Date.now = realNow;
+    }
   });
 
   it('offers Cancel while a verify runs', () => {
