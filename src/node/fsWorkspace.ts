@@ -2,7 +2,7 @@ import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/ports';
+import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/index';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   if (s.isFile()) return 'file';

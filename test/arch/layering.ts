@@ -37,7 +37,6 @@ export const CORE_IMPORT_ALLOWANCES: Readonly<Record<string, string>> = {
   'src/node/openaiModelClient.ts': 'owned by the model-client rewrite, in progress',
   'src/node/openaiModelErrors.ts': 'owned by the model-client rewrite, in progress',
   'src/node/openaiRequest.ts': 'owned by the model-client rewrite, in progress',
-  'src/node/fsWorkspace.ts': 'being changed by the read-only gate rewrite (issue 12) at the same time',
 };
 
 function isHostFile(path: string): boolean {
