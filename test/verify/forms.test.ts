@@ -86,6 +86,17 @@ describe('the one verify model', () => {
       text: 'run npm test.',
       command: 'npm test',
     });
+    // An entry that starts with a command keeps its own backticks; prose around one does not run.
+    assert.deepEqual(parseVerifyEntry('rg -n "`x`" README.md'), {
+      kind: 'command',
+      text: 'rg -n "`x`" README.md',
+      command: 'rg -n "`x`" README.md',
+    });
+    assert.deepEqual(parseVerifyEntry('the log shows `npm test` passing'), {
+      kind: 'command',
+      text: 'the log shows `npm test` passing',
+      command: 'npm test',
+    });
     assert.equal(parseVerifyEntry('looks fine'), undefined);
   });
 

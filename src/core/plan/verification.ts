@@ -214,8 +214,8 @@ function unwrapQuotes(text: string): string {
 
 /**
  * The one parse of a `verify:` entry (rules §3), done once by the validator and read by every
- * runner: a **command** (the command inside backticks, a bare command, or the command after a cue
- * word) or a **check** (an observable check that no command proves, signed off by a person).
+ * runner: a **command** (a bare command, else the command inside backticks, else the command after
+ * a cue word) or a **check** (an observable check that no command proves, signed off by a person).
  * Commands are kept exactly as written: quotes inside them are never stripped. Undefined when the
  * entry is neither (the validator's "not concrete").
  */
@@ -223,13 +223,14 @@ export function parseVerifyEntry(item: string): VerifyEntry | undefined {
   const text = item.trim();
   if (text.length === 0) return undefined;
   const command = (c: string): VerifyEntry => ({ kind: 'command', text, command: c });
-  // A backtick span holding a command wins: "`npm test` passes" runs `npm test`, never the prose.
+  // An entry that starts with a command is that command, as written (backticks inside included).
+  const bare = unwrapQuotes(text);
+  if (!/^`/.test(bare) && startsWithCommand(bare)) return command(bare);
+  // Otherwise a backtick span holding a command: "`npm test` passes" runs `npm test`, never the prose.
   for (const m of text.matchAll(/`([^`]+)`/g)) {
     const span = (m[1] as string).trim();
     if (startsWithCommand(span)) return command(span);
   }
-  const bare = unwrapQuotes(text);
-  if (!/^`/.test(bare) && startsWithCommand(bare)) return command(bare);
   const cued = commandAfterCue(text);
   if (cued !== undefined) return command(cued);
   return isObservableCheck(text) ? { kind: 'check', text } : undefined;
