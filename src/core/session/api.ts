@@ -50,7 +50,10 @@ export interface SessionConfig {
   readonly contextWindow?: number;
   /** Compact the request view past this share of the context window, in percent (default 80). */
   readonly compactAtPercent?: number;
-  /** A step with a `verify:` completes only after its command passed (default true). */
+  /**
+   * The build agent completes a step with a `verify:` only after its commands passed and a person
+   * signed its checks off (default true).
+   */
   readonly requireVerifyToComplete?: boolean;
   /** How long one verify command may run (default `DEFAULT_VERIFY_TIMEOUT_MS`); ignored when `deps.verifier` is given. */
   readonly verifyTimeoutMs?: number;
@@ -86,7 +89,8 @@ export interface Session {
   /**
    * The engine's verify runner: hosts run entries (`run`), cancel them and sign checks off
    * (`signOff`) here. The session follows every result of its plan: it emits `verify.recorded`
-   * and, under `requireVerifyToComplete`, completes a step once its verification is satisfied.
+   * and completes a step once a person's result satisfies its verification (a failing command puts
+   * it back in progress).
    */
   readonly verifier: Verifier;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
