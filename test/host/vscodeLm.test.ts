@@ -89,6 +89,10 @@ describe('VscodeLmModelClient (vscode.lm)', () => {
     assert.equal(r.reasoning, 'planning weigh');
     assert.equal(r.text, 'Reading two files.');
     assert.equal(r.done?.finishReason, 'tool_calls');
+    // Usage counted with the model's tokenizer (the fake's: 4 characters a token).
+    const written = 'Reading two files.' + 'read_file{"path":"src/a.ts"}' + 'read_file{"path":"src/b.ts"}';
+    const completion = Math.ceil(written.length / 4);
+    assert.deepEqual(r.done?.usage, { promptTokens: 1, completionTokens: completion, totalTokens: 1 + completion });
     assert.deepEqual(r.done?.toolCalls, [
       { id: 'call_1', name: 'read_file', arguments: '{"path":"src/a.ts"}' },
       { id: 'call_2', name: 'read_file', arguments: '{"path":"src/b.ts"}' },

@@ -10,8 +10,9 @@
  * - The stream's text parts go through the same inline-reasoning split as every provider's
  *   (`<think>` at the start is reasoning); tool-call parts become calls; thinking parts, where a
  *   VS Code version sends them, become reasoning.
- * - Tokens are counted with `model.countTokens` (cached per message), the context window is
- *   `model.maxInputTokens`, and the AbortSignal cancels through a CancellationToken.
+ * - Tokens are counted with `model.countTokens` (cached per message), also to report each
+ *   response's usage (the API reports none); the context window is `model.maxInputTokens`, and the
+ *   AbortSignal cancels through a CancellationToken.
  * - VS Code asks the person for consent on the first request; a refusal (`NoPermissions`) is a
  *   clear `auth` error saying how to allow it, not a crash.
  *
@@ -21,7 +22,7 @@
 import type * as vscode from 'vscode';
 import { InlineReasoningSplitter } from '../../core/agent/inlineReasoning';
 import { ModelError } from '../../core/agent/model';
-import type { ChatMessage, ModelClient, ModelRequest, ModelStreamEvent, ToolCall } from '../../core/agent/model';
+import type { ChatMessage, ModelClient, ModelRequest, ModelStreamEvent, ToolCall, Usage } from '../../core/agent/model';
 
 /** The parts of the `vscode` module the adapter uses. */
 export interface LmSurface {
@@ -188,9 +189,40 @@ export class VscodeLmModelClient implements ModelClient {
       }
       yield* emit(split.end());
       for (const call of calls) yield { type: 'tool_call', call };
-      yield { type: 'done', finishReason: calls.length ? 'tool_calls' : 'stop', content, toolCalls: calls };
+      const usage = await this.usageOf(model, request, content, calls, signal);
+      if (usage) yield { type: 'usage', usage };
+      yield {
+        type: 'done',
+        finishReason: calls.length ? 'tool_calls' : 'stop',
+        content,
+        toolCalls: calls,
+        ...(usage ? { usage } : {}),
+      };
     } finally {
       cts.dispose();
+    }
+  }
+
+  /**
+   * The Language Model API reports no usage: it is counted with the model's own tokenizer (the
+   * prompt's messages are counted once each and cached), so the context figure and the spend are
+   * the model's numbers. Undefined when counting fails: the engine estimates instead.
+   */
+  private async usageOf(
+    model: vscode.LanguageModelChat,
+    request: ModelRequest,
+    content: string,
+    calls: readonly ToolCall[],
+    signal: AbortSignal | undefined,
+  ): Promise<Usage | undefined> {
+    try {
+      const promptTokens = await this.countTokens(request, signal);
+      const written = content + calls.map((c) => c.name + c.arguments).join('');
+      const completionTokens = written === '' ? 0 : await model.countTokens(written);
+      return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+    } catch (err) {
+      this.log(`counting tokens for '${request.model}' failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
     }
   }
 
