@@ -30,16 +30,12 @@ export class MissingApiKeyError extends Error {
 }
 
 const loadModules = once(async () => {
-  const [session, openai, archive] = await Promise.all([
-    import('../../core/index'),
-    import('../../node/openaiModelClient'),
-    import('../../core/index'),
-  ]);
+  const [engine, openai] = await Promise.all([import('../../core/index'), import('../../node/openaiModelClient')]);
   return {
-    createSession: session.createSession,
-    resumeSession: session.resumeSession,
+    createSession: engine.createSession,
+    resumeSession: engine.resumeSession,
     OpenAI: openai.OpenAIModelClient,
-    SessionArchive: archive.SessionArchive,
+    SessionArchive: engine.SessionArchive,
   };
 });
 
