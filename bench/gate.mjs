@@ -10,14 +10,15 @@
 // batch audit does, so the file-system lookups overlap on libuv's threads. After a warm-up, the
 // corpus is judged over and over for about a second per round, 7 rounds. Two rates: per
 // wall-clock second and per CPU second of this process (process.cpuUsage, threads included),
-// judged on the median CPU-second rate. The worst case is one command of 2,000 `cd`/`&&`/`;`
-// segments, judged alone (median of 5), with its work count (real-path lookups, directories):
-// both must grow linearly with the segments. Prints progress on stderr and one JSON record on
+// judged on the median CPU-second rate. The worst case (bench/lib/gateWorst.mjs) is the slowest of
+// five 2,000-segment command shapes (cd chains, distinct paths, globs…), each judged alone (median
+// of 5), with its work count (real-path lookups, directories): both grow linearly with the segments. Prints progress on stderr and one JSON record on
 // stdout (bench/lib/figure.mjs).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { figureMain, log, measured } from './lib/figure.mjs';
-import { gateWorkspace, worstCommand } from './lib/gateWorkspace.mjs';
+import { gateWorkspace } from './lib/gateWorkspace.mjs';
+import { worstCase } from './lib/gateWorst.mjs';
 import { loadTs, repoRoot } from './lib/load.mjs';
 import { formatCount, median } from './lib/stats.mjs';
 
@@ -78,13 +79,13 @@ async function gate() {
   try {
     const ctx = { roots: [ws.root], trusted: true, home: ws.home, fs: new NodeWorkspaceReader([ws.root]) };
     const check = async (c) => (await judgeCommand(c, ctx)).verdict;
-    return await measure(check, corpus, async (command) => judgeCommand(command, ctx));
+    return await measure(check, corpus, { judgeCommand, NodeWorkspaceReader });
   } finally {
     ws.cleanup();
   }
 }
 
-async function measure(check, corpus, judge) {
+async function measure(check, corpus, gateModule) {
   const verdicts = await Promise.all(corpus.map((c) => check(c)));
   const allowedSet = corpus.filter((_, k) => verdicts[k].allowed);
   const rejectedSet = corpus.filter((_, k) => !verdicts[k].allowed);
@@ -98,11 +99,11 @@ async function measure(check, corpus, judge) {
   const cpu = median(rounds.map((r) => r.cpu));
   const onlyAllowed = (await round(check, allowedSet, ROUND_MS)).cpu;
   const onlyRejected = (await round(check, rejectedSet, ROUND_MS)).cpu;
-  const worst = await worstCase(judge);
+  const worst = await worstCase(gateModule);
   const summary =
     `${formatCount(cpu)} commands per CPU second (${formatCount(wall)} commands/s wall clock) over ` +
     `${corpus.length} commands; allowed only ${formatCount(onlyAllowed)}/s, rejected only ${formatCount(onlyRejected)}/s; ` +
-    `worst case ${worst.segments} segments in ${worst.medianMs.toFixed(1)} ms (${worst.work.lookups} lookups)`;
+    `worst case ${worst.segments} segments (${worst.shape}) in ${worst.medianMs.toFixed(1)} ms (${worst.work.lookups} lookups)`;
   log(summary);
   return measured(summary, cpu >= GOAL, {
     worstCase: worst,
@@ -114,22 +115,6 @@ async function measure(check, corpus, judge) {
     rounds: rounds.map((r) => ({ wall: Math.round(r.wall), cpu: Math.round(r.cpu) })),
     goal: GOAL,
   });
-}
-
-/** One 2,000-segment chain of cd/&&/; judged alone: median wall time of 5 and the work it did. */
-async function worstCase(judge) {
-  const command = worstCommand(2000);
-  const times = [];
-  let work;
-  let allowed;
-  for (let k = 0; k < 5; k++) {
-    const t0 = process.hrtime.bigint();
-    const j = await judge(command);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    work = j.work;
-    allowed = j.verdict.allowed;
-  }
-  return { segments: 2000, chars: command.length, allowed, medianMs: median(times), maxMs: Math.max(...times), work };
 }
 
 await figureMain({ gate });

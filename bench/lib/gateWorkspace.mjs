@@ -29,11 +29,3 @@ export function gateWorkspace(commands) {
   symlinkSync(path.join(base, 'outside'), path.join(root, 'link'));
   return { root, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
-
-/** `cd sub && ls; cd .. && cat a.txt; …`: `segments` segments of cd, &&, ; in turn. */
-export function worstCommand(segments) {
-  const parts = [];
-  const steps = ['cd sub', 'ls', 'cd ..', 'cat src/a.ts'];
-  for (let k = 0; k < segments; k++) parts.push(steps[k % steps.length]);
-  return parts.map((p, k) => (k === 0 ? p : `${k % 2 ? ' && ' : '; '}${p}`)).join('');
-}

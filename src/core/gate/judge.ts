@@ -7,6 +7,7 @@
  * each distinct path is looked up once and glob expansion shares one bounded budget.
  */
 import * as path from 'node:path';
+import type { DirEntry } from '../ports';
 import { parseArgv, type ArgWord } from './argv';
 import { expandGlob } from './glob';
 import { grammarOf } from './grammar';
@@ -56,10 +57,23 @@ class Judge {
   lastSafeMode: 'sedSandbox' | undefined;
   private readonly globFs;
 
-  constructor(private readonly ctx: GateContext) {
+  constructor(
+    private readonly ctx: GateContext,
+    /** The scanned command text, which word offsets point into. */
+    private readonly source: string,
+  ) {
     this.resolver = new PathResolver(ctx.fs, this.work);
+    // Each directory is listed once per judgement, however many globs look into it.
+    const listings = new Map<string, Promise<readonly DirEntry[]>>();
     this.globFs = {
-      readDir: (dir: string) => ctx.fs.readDir(dir),
+      readDir: (dir: string) => {
+        let hit = listings.get(dir);
+        if (!hit) {
+          hit = ctx.fs.readDir(dir);
+          listings.set(dir, hit);
+        }
+        return hit;
+      },
       isDir: (p: string) => this.resolver.isDir(p),
     };
   }
@@ -77,7 +91,12 @@ class Judge {
   }
 
   /** A path-valued word (its `~` already expanded), resolved and checked; `shown` names it in reasons. */
-  private async pathWord(value: string, cwd: string, word?: Word): Promise<string | Verdict | null> {
+  private async pathWord(
+    value: string,
+    cwd: string,
+    word?: Word,
+    shown = word?.value,
+  ): Promise<string | Verdict | null> {
     if (value === '' || value === '-') return null;
     if (value === '/dev/null') return value;
     // bash also expands an unquoted `~` after `=` or `:` in some words (`a=~/x`); dash does not.
@@ -85,8 +104,8 @@ class Judge {
       return blocked('path', `path '${word.value}' may expand '~' to a home directory outside the workspace`);
     }
     const r = await this.inside(value, cwd);
-    if (typeof r === 'string' || !word || word.value === value) return r;
-    return blocked('path', `path '${word.value}' is outside the workspace`);
+    if (typeof r === 'string' || shown === undefined || shown === value) return r;
+    return blocked('path', `path '${shown}' is outside the workspace`);
   }
 
   /**
@@ -101,9 +120,13 @@ class Judge {
       return blocked('path', `'${v}': bash expands this '~' and dash does not; quote it or write the path out`);
     }
     if (!word.tilde) return { value: v, glob: word.glob };
-    const slash = v.indexOf('/');
-    const prefixEnd = slash < 0 ? v.length : slash;
-    if (word.firstQuoted < prefixEnd) return { value: v, glob: word.glob }; // a quoted prefix: no expansion
+    // The tilde-prefix runs to the first unquoted '/'; any quoting inside it (`~''`, `~\/x`, `~"u"`)
+    // turns the expansion off in both shells.
+    const raw = this.source.slice(word.start, word.end);
+    const rawSlash = raw.indexOf('/');
+    const rawPrefix = rawSlash < 0 ? raw : raw.slice(0, rawSlash);
+    if (/['"\\]/.test(rawPrefix)) return { value: v, glob: word.glob };
+    const prefixEnd = rawPrefix.length;
     if (prefixEnd > 1) return blocked('path', `path '${v}' names another user's home directory, outside the workspace`);
     const home = this.ctx.home;
     if (home === undefined) return blocked('path', `path '${v}' is outside the workspace (no home directory is known)`);
@@ -257,7 +280,7 @@ class Judge {
     if (a.attached && (a.attached.kind === 'path' || a.attached.kind === 'dir')) {
       const text = a.attached.text;
       // A `~` inside an option's word (`--file=~/x`) is not expanded by either shell.
-      const r = await this.pathWord(text, cwd, word);
+      const r = await this.pathWord(text, cwd, word, text);
       if (r !== null && typeof r !== 'string') return r;
       return { value, kind: 'option', ...(r ? { resolved: r } : {}), ...option };
     }
@@ -288,7 +311,7 @@ function withSafeModes(source: string, inserts: readonly { at: number; text: str
  * and returns its parse for every consumer.
  */
 export async function judgeCommand(command: string, ctx: GateContext): Promise<Judgement> {
-  const judge = new Judge(ctx);
+  const judge = new Judge(ctx, command.charCodeAt(0) === 0xfeff ? command.slice(1) : command);
   const scanned = scanCommand(command);
   if (!scanned.ok) return { command, verdict: scanned.verdict, work: judge.work };
   const shape = shapeOf(scanned.segments);
