@@ -75,12 +75,6 @@ const REQUEST: PlanApprovalRequest = {
     previousRevision: '/ws/.vtcode/plans/p.history/001.md',
   },
   planFile: '/ws/.vtcode/plans/p.md',
-  title: 'Retry uploads',
-  summary: 'Retry on 503',
-  steps: ['Add retry loop', 'Log attempts'],
-  contextUsagePercent: 57.5,
-  proposedDuringExecution: true,
-  previousRevision: '/ws/.vtcode/plans/p.history/001.md',
 };
 
 const QUESTIONS: InterviewQuestion[] = [

@@ -102,7 +102,7 @@ describe('planning lifecycle and the build agent', () => {
     assert.equal(stop.kind, 'cancelled');
     assert.equal(h.people.approvals.length, 2);
     const second = h.people.approvals[1]!;
-    assert.equal(second.revision, 2);
+    assert.equal(second.card.revision, 2);
     assert.match(second.diff ?? '', /-# First draft/);
     assert.match(second.diff ?? '', /\+# Second draft/);
     assert.deepEqual(second.stepChanges, { added: 0, removed: 0, changed: 1 });

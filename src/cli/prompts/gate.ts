@@ -55,14 +55,15 @@ export function parseGateAnswer(text: string): GateAnswer {
 /** Prints the plan awaiting approval and the three choices. */
 export function printGate(printer: Printer, style: Style, request: PlanApprovalRequest, shownPath: string): void {
   printer.line();
-  printer.line(style.bold(`Implement this plan? ${request.title}`));
-  if (request.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
-  if (request.summary) printer.line(`  ${request.summary.replace(/\s+/g, ' ').trim()}`);
-  request.card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
-  if (request.card.moreSteps > 0) printer.line(style.dim(`  …and ${request.card.moreSteps} more`));
-  if (!request.card.validation.valid) {
-    for (const p of request.card.validation.problems) printer.line(style.red(`  ! ${p}`));
+  const card = request.card;
+  printer.line(style.bold(`Implement this plan? ${card.title}`));
+  if (card.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
+  if (card.summary) printer.line(`  ${card.summary.replace(/\s+/g, ' ').trim()}`);
+  card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
+  if (card.moreSteps > 0) printer.line(style.dim(`  …and ${card.moreSteps} more`));
+  if (!card.validation.valid) {
+    for (const p of card.validation.problems) printer.line(style.red(`  ! ${p}`));
   }
-  printer.line(style.dim(`  plan: ${shownPath} · context ${request.card.contextPercent}% used`));
+  printer.line(style.dim(`  plan: ${shownPath} · context ${card.contextPercent}% used`));
   printer.line(`  ${GATE_CHOICES.join('  ')}`);
 }

@@ -37,17 +37,12 @@ export interface Interviewer {
 export type ApprovalDecision = 'execute' | 'fresh_context' | 'revise' | 'cancel';
 
 export interface PlanApprovalRequest {
-  /** The card every host renders, built once by the engine (also in `plan.approval.requested`). */
+  /**
+   * The card every host renders, built once by the engine (also in `plan.approval.requested`):
+   * title, summary, steps, validation, context share, revision, previous revision.
+   */
   readonly card: GateCardInfo;
   readonly planFile: string;
-  readonly title: string;
-  readonly summary: string;
-  readonly steps: readonly string[];
-  readonly contextUsagePercent: number;
-  readonly proposedDuringExecution: boolean;
-  readonly previousRevision?: string;
-  /** Revision number of this plan (1 for the first draft). */
-  readonly revision?: number;
   /** What changed since the previous revision: a unified diff of the markdown. */
   readonly diff?: string;
   /** Steps added, removed and changed since the previous revision. */

@@ -17,7 +17,7 @@ export const GATE_VISIBLE_STEPS = 5;
  * The card and the approval request for the plan now at the gate, from one load of the stored
  * plan (validated when it was saved and again when loaded; nothing here validates it anew).
  */
-export async function gateRequest(core: SessionCore): Promise<PlanApprovalRequest & { card: GateCardInfo }> {
+export async function gateRequest(core: SessionCore): Promise<PlanApprovalRequest> {
   const snapshot = core.machine.pendingApproval();
   const contextPercent = Math.min(100, Math.max(0, core.contextPercent()));
   const proposedDuringExecution = snapshot?.proposedDuringExecution ?? false;
@@ -36,15 +36,7 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
       revision: 0,
       proposedDuringExecution,
     };
-    return {
-      card,
-      planFile,
-      title: card.title,
-      summary: '',
-      steps: [],
-      contextUsagePercent: contextPercent,
-      proposedDuringExecution,
-    };
+    return { card, planFile };
   }
   const actions = plan.summary.steps.map((s) => s.action);
   const previous =
@@ -74,27 +66,14 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
       stepChanges: { added: d.added.length, removed: d.removed.length, changed: d.changed.length },
     };
   }
-  return {
-    card,
-    revision: plan.revisions,
-    ...changes,
-    planFile: plan.file,
-    title: card.title,
-    summary: card.summary,
-    steps: actions,
-    contextUsagePercent: contextPercent,
-    proposedDuringExecution,
-    ...(previous !== undefined ? { previousRevision: previous } : {}),
-  };
+  return { card, planFile: plan.file, ...changes };
 }
 
 /**
  * Emits `plan.approval.requested` with the card for an approval the machine just requested, and
  * returns the request for the `Approver` (undefined when the machine requested none).
  */
-export async function announceGate(
-  core: SessionCore,
-): Promise<(PlanApprovalRequest & { card: GateCardInfo }) | undefined> {
+export async function announceGate(core: SessionCore): Promise<PlanApprovalRequest | undefined> {
   const pending = core.takeGateRequest();
   if (!pending) return undefined;
   const request = await gateRequest(core);

@@ -29,7 +29,7 @@ export class NativePrompts {
     const open = 'Open Panel';
     const text =
       prompt.kind === 'approval'
-        ? [`Planwise: the plan "${prompt.request.title}" is ready. Ready to code?`, 'Decide…']
+        ? [`Planwise: the plan "${prompt.request.card.title}" is ready. Ready to code?`, 'Decide…']
         : prompt.kind === 'interview'
           ? [
               `Planwise has ${prompt.questions.length === 1 ? 'a question' : `${prompt.questions.length} questions`} before planning on.`,
@@ -53,7 +53,7 @@ export class NativePrompts {
     if (!entry) return;
     switch (entry.kind) {
       case 'approval':
-        return this.approval((entry.data as ApprovalData).request.contextUsagePercent, id);
+        return this.approval((entry.data as ApprovalData).request.card.contextPercent, id);
       case 'interview':
         return this.interview(id, (entry.data as InterviewData).questions);
       case 'grantMore': {
