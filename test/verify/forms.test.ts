@@ -58,6 +58,9 @@ const MARKS = ['["bare"]', '["cue"]', '["span"]', '["a,b"]', '["c,d"]', '["mixed
 const FILES = { 'README.md': '# demo\n', 'mark.js': MARK };
 const complete = (index: number) =>
   sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index, status: 'completed' } }]);
+/** The plan file's lenses, with no results yet. */
+const lensesOf = (markdown: string) =>
+  planLenses({ markdown, trusted: true, now: 0, resultOf: () => undefined, gateOpen: false, revisions: 1 });
 const marks = (root: string) =>
   existsSync(`${root}/marks.txt`) ? readFileSync(`${root}/marks.txt`, 'utf8').trim().split('\n') : [];
 
@@ -101,14 +104,7 @@ describe('the one verify model', () => {
   });
 
   it('the CodeLens offers each command as parsed, and "Mark checked" for each check', () => {
-    const specs = planLenses({
-      markdown: PLAN,
-      trusted: true,
-      now: 0,
-      resultOf: () => undefined,
-      gateOpen: false,
-      revisions: 1,
-    }).filter((l) => l.action.kind === 'runVerify' || l.action.kind === 'markChecked');
+    const specs = lensesOf(PLAN).filter((l) => l.action.kind === 'runVerify' || l.action.kind === 'markChecked');
     assert.deepEqual(
       specs.map((l) => l.title),
       [
@@ -138,14 +134,7 @@ describe('the one verify model', () => {
         trust: new TrustState(true),
         read: async (f) => readFileSync(f, 'utf8'),
       });
-      const actions = planLenses({
-        markdown: PLAN,
-        trusted: true,
-        now: 0,
-        resultOf: () => undefined,
-        gateOpen: false,
-        revisions: 1,
-      }).flatMap((l) => (l.action.kind === 'runVerify' ? [l.action] : []));
+      const actions = lensesOf(PLAN).flatMap((l) => (l.action.kind === 'runVerify' ? [l.action] : []));
       for (const a of actions) assert.equal((await verify.run(planFile, a.step, a.entry)).status, 'passed');
       assert.deepEqual(marks(ws.root), MARKS);
       // The checks are the person's: a lens can only mark them.
