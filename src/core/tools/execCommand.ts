@@ -5,7 +5,7 @@ import { failure } from './result';
 import { runShell } from './shellRun';
 import { gateContextOf, type ToolDefinition } from './types';
 
-export { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES } from './shellRun';
+export { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES, GATED_ENV } from './shellRun';
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 30000;
 
@@ -41,6 +41,7 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
       runner: ctx.runner,
       timeoutMs: ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS,
       flagLowSignal: true,
+      gated: true,
     });
   },
 };

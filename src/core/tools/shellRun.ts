@@ -16,9 +16,14 @@ export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
   PAGER: 'cat',
   GIT_OPTIONAL_LOCKS: '0',
   GIT_EXTERNAL_DIFF: undefined,
-  // The gate expands globs byte by byte, as the C locale does; the shell must match the same files.
-  LC_ALL: 'C',
 };
+
+/**
+ * For a command the read-only gate admitted: the gate expanded its globs byte by byte, as the C
+ * locale does, so the shell must match the same files. (Commands the person approved keep the
+ * locale; they were not judged by glob.)
+ */
+export const GATED_ENV: Readonly<Record<string, string | undefined>> = { ...EXEC_ENV, LC_ALL: 'C' };
 
 export interface ShellRun {
   /** The tool's name, for the cancelled and failed-to-start messages. */
@@ -30,15 +35,17 @@ export interface ShellRun {
   readonly timeoutMs: number;
   /** Mark the result low-signal when stdout is empty (and, on success, stderr too). */
   readonly flagLowSignal: boolean;
+  /** The gate admitted the command: it runs with `GATED_ENV`, else with `EXEC_ENV`. */
+  readonly gated: boolean;
 }
 
-/** Runs the command with `EXEC_ENV` and the output cap; the result is ok on exit code 0 within the timeout. */
+/** Runs the command with its environment and the output cap; the result is ok on exit code 0 within the timeout. */
 export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolResult> {
   let run;
   try {
     run = await shell.runner.run(shell.command, {
       cwd: shell.root,
-      env: EXEC_ENV,
+      env: shell.gated ? GATED_ENV : EXEC_ENV,
       timeoutMs: shell.timeoutMs,
       maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -41,13 +41,15 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     } else if (!decision.run) {
       return failure(decision.reason, { blocked: true });
     }
+    const gated = 'runnable' in decision && decision.runnable !== undefined;
     return runShell(ctx, {
       tool: 'run_command',
-      command: 'runnable' in decision && decision.runnable !== undefined ? decision.runnable : args.command,
+      command: gated ? decision.runnable : args.command,
       root,
       runner: ctx.runner,
       timeoutMs: ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,
       flagLowSignal: false,
+      gated,
     });
   },
 };
