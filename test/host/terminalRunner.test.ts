@@ -185,7 +185,15 @@ describe('terminal command runner (shell integration)', () => {
     assert.deepEqual(t.options, {
       name: 'Planwise',
       cwd: CWD,
-      env: { GIT_PAGER: 'cat', PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_EXTERNAL_DIFF: null },
+      env: {
+        GIT_PAGER: 'cat',
+        PAGER: 'cat',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_EXTERNAL_DIFF: null,
+        CDPATH: null,
+        GLOBIGNORE: null,
+        IFS: null,
+      },
     });
   });
 

@@ -116,6 +116,9 @@ describe('run_command', () => {
       GIT_OPTIONAL_LOCKS: '0',
       LC_ALL: 'C',
       GIT_EXTERNAL_DIFF: undefined,
+      CDPATH: undefined,
+      GLOBIGNORE: undefined,
+      IFS: undefined,
     });
     assert.equal(first?.options.maxOutputBytes, 1024 * 1024);
   });

@@ -73,6 +73,9 @@ describe('exec_command', () => {
       GIT_OPTIONAL_LOCKS: '0',
       LC_ALL: 'C',
       GIT_EXTERNAL_DIFF: undefined,
+      CDPATH: undefined,
+      GLOBIGNORE: undefined,
+      IFS: undefined,
     });
     assert.ok('GIT_EXTERNAL_DIFF' in options.env!, 'GIT_EXTERNAL_DIFF is removed, not inherited');
     assert.equal(options.timeoutMs, EXEC_DEFAULT_TIMEOUT_MS);
@@ -98,6 +101,20 @@ describe('exec_command', () => {
     } finally {
       if (saved === undefined) delete process.env.GIT_EXTERNAL_DIFF;
       else process.env.GIT_EXTERNAL_DIFF = saved;
+    }
+  });
+
+  it('removes an inherited CDPATH, so `cd src` goes where the gate judged it goes', async () => {
+    ws.write('src/secret.txt', 'inside\n');
+    ws.write('../outside/src/secret.txt', 'outside\n');
+    const saved = process.env.CDPATH;
+    process.env.CDPATH = ws.path('../outside');
+    try {
+      const r = await execCommandTool.run({ command: 'cd src && cat secret.txt' }, ctx);
+      assert.equal(r.content, 'exit code 0\nstdout:\ninside\nstderr: (empty)');
+    } finally {
+      if (saved === undefined) delete process.env.CDPATH;
+      else process.env.CDPATH = saved;
     }
   });
 

@@ -10,12 +10,19 @@ import type { ToolContext, ToolResult } from './types';
 /** Bytes kept of each of stdout and stderr; the result is then previewed/spooled as usual. */
 export const EXEC_MAX_OUTPUT_BYTES = 1024 * 1024;
 
-/** Pagers off, no lock files, no external diff program. `undefined` removes a variable. */
+/**
+ * Pagers off, no lock files, no external diff program; and none of the shell variables that would
+ * make the shell read the command differently from the gate (`CDPATH` sends `cd src` elsewhere,
+ * `GLOBIGNORE` changes what a glob matches, `IFS` how words split). `undefined` removes a variable.
+ */
 export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
   GIT_PAGER: 'cat',
   PAGER: 'cat',
   GIT_OPTIONAL_LOCKS: '0',
   GIT_EXTERNAL_DIFF: undefined,
+  CDPATH: undefined,
+  GLOBIGNORE: undefined,
+  IFS: undefined,
 };
 
 /**
