@@ -19,6 +19,25 @@ describe('commands never see credentials', () => {
     assert.deepEqual(env, { PATH: '/bin', HOME: '/h' });
   });
 
+  it('drops shell start-up hooks, so no exported function or BASH_ENV file replaces a judged program', async () => {
+    assert.deepEqual(scrubbedEnv({ PATH: '/bin', BASH_ENV: '/x', ENV: '/y', 'BASH_FUNC_cat%%': '() { :; }' }), {
+      PATH: '/bin',
+    });
+    const before = process.env['BASH_FUNC_cat%%'];
+    process.env['BASH_FUNC_cat%%'] = '() { echo replaced; }';
+    try {
+      const r = await new NodeCommandRunner('/bin/bash').run('cat /dev/null; echo done', {
+        cwd: process.cwd(),
+        timeoutMs: 10_000,
+        maxOutputBytes: 1 << 20,
+      });
+      assert.equal(r.stdout, 'done\n');
+    } finally {
+      if (before === undefined) delete process.env['BASH_FUNC_cat%%'];
+      else process.env['BASH_FUNC_cat%%'] = before;
+    }
+  });
+
   it('a command run by the default runner cannot print the API key', async () => {
     const before = process.env['OPENAI_API_KEY'];
     process.env['OPENAI_API_KEY'] = 'sk-planwise-test-do-not-leak';
