@@ -296,34 +296,39 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     model.assertDrained();
   });
 
-  it('5. a step with a check waits "Awaiting your check" until the person marks it, then completes', async function () {
+  it('5. a step with checks waits "Awaiting your check" until the person marks them (lens and panel), then completes', async function () {
     assert.ok(wb);
     const check = 'open README.md and confirm it shows the greeting';
-    model.push(planTurn(samplePlan('Check the greeting by eye', 'greet.js', `${VERIFY}, ${check}`)));
+    const byLens = 'confirm the greeting in greet.js shows Hello';
+    model.push(planTurn(samplePlan('Check the greeting by eye', 'greet.js', `${VERIFY}, ${check}, ${byLens}`)));
     await startPlanning(wb, 'Check the greeting by eye');
     await panel.waitFor('.pw-gate', { text: 'Check the greeting by eye' });
     model.push(
       sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
-      sse.textTurn('I opened README.md and it shows the greeting; the check is yours to mark.'),
+      sse.textTurn('I opened README.md and it shows the greeting; the checks are yours to mark.'),
     );
     const mark = model.mark();
     await (await panel.frame()).getByRole('button', { name: /Yes, implement this plan/ }).click();
     await model.waitForRequests(mark + 2);
-    // The command passed, but only the person signs the check off: the agent was told so.
+    // The command passed, but only the person signs a check off: the agent was told so.
     assert.match(toolResults(model.requests[mark + 1]).join('\n'), /awaiting the person's check/);
     const waiting = await panel.waitFor('.pw-todo', { text: 'Awaiting your check', timeoutMs: 60_000 });
     assert.match(await waiting.innerText(), /Add the greet function/);
     await panel.waitFor('.pw-tracker-counts', { text: '0/1 done · 1 in progress · 0%' });
     await wb.screenshot('e2e-14-awaiting-check');
-    // The plan file's lens offers the same sign-off.
-    await wb.runCommand('Planwise: Open Current Plan');
-    await activeTab(wb, /Check the greeting by eye|\.md$/);
-    await waitForCodeLens(wb, /Mark checked: open README\.md/);
 
+    // One check is signed on the plan file's CodeLens: the step still waits for the other.
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /\.md$/);
+    await clickCodeLens(wb, new RegExp(`Mark checked: ${escapeRegExp(byLens)}`));
+    await waitForCodeLens(wb, new RegExp(`${escapeRegExp(byLens)}\\s+✓ checked`), 30_000);
+    await panel.waitFor('.pw-verify-check', { text: /confirm the greeting in greet\.js shows Hello\s*checked/ });
+    assert.equal(await (await panel.locator('.pw-awaiting-check')).count(), 1, 'one check is still the person’s');
+
+    // The other is signed in the panel: the step completes.
     await (await panel.frame()).getByRole('button', { name: `Mark checked: ${check}` }).click();
     await panel.waitFor('.pw-tracker-counts', { text: '1/1 done · 100%', timeoutMs: 30_000 });
     assert.equal(await (await panel.locator('.pw-awaiting-check')).count(), 0, 'still awaiting after the sign-off');
-    await waitForCodeLens(wb, /checked/);
     await wb.screenshot('e2e-15-checked');
     model.assertDrained();
   });
