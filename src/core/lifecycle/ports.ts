@@ -56,6 +56,20 @@ export interface PlanApprovalResponse {
 
 export type LimitKind = 'session_tool_calls' | 'tool_loop';
 
+/** The person's answer to a build write outside the approved plan's scope. */
+export type ScopeChoice = 'allow_file' | 'allow_build' | 'replan';
+
+/** A build-agent write outside the approved plan's scope (issue 16). */
+export interface ScopeRequest {
+  /** Workspace-relative, forward slashes. */
+  readonly path: string;
+  readonly action: 'edit' | 'write' | 'create' | 'delete';
+  /** The tracker step in progress, if any. */
+  readonly step?: string;
+  /** The plan's scope entries, as written (paths, globs, folders). */
+  readonly scope: readonly string[];
+}
+
 export interface Approver {
   approvePlan(request: PlanApprovalRequest, signal?: AbortSignal): Promise<PlanApprovalResponse>;
   /** Asks whether to grant more calls/loops. Resolves to the extra amount granted, or 0 for a denial. */
@@ -72,4 +86,9 @@ export interface Approver {
    * Hosts without it leave the step "awaiting your check" until the person marks it.
    */
   signOffCheck?(step: string, check: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * A build write outside the approved plan's scope: allow this file, allow for the rest of this
+   * build, or stop and replan. Hosts without it have such writes refused in `ask` mode.
+   */
+  approveScope?(request: ScopeRequest, signal?: AbortSignal): Promise<ScopeChoice>;
 }

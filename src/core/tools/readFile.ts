@@ -47,7 +47,9 @@ export const readFileTool: ToolDefinition<ReadFileArgs> = {
     if (args.end_line !== undefined && args.start_line !== undefined && args.end_line < args.start_line) {
       return failure(`read_file: end_line ${args.end_line} is before start_line ${args.start_line}`);
     }
-    const data = await ctx.reader.readFile(resolved.real);
+    // While building, the text the person sees (an open document, saved or not) is what is read.
+    const data = (await ctx.build?.readCurrent(resolved.real))?.data ?? (await ctx.reader.readFile(resolved.real));
+    ctx.build?.ledger.noteRead(shown, data);
     if (looksBinary(data)) {
       return failure(
         `read_file refused: ${shown} is a binary file (${data.length} bytes), not text; ` +

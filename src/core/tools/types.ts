@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CommandRunner, Searcher, WorkspaceReader } from '../ports';
 import type { GateContext, Judgement } from '../gate';
 import type { Spool } from '../spool';
+import type { BuildGuard } from '../build/guard';
 
 export type ToolKind = 'read' | 'list' | 'search' | 'interview' | 'tracker' | 'shell' | 'write' | 'other';
 
@@ -25,6 +26,8 @@ export interface ToolContext {
   readonly safeModes?: GateContext['safeModes'];
   /** The gate's judgement of this call's shell command, made once by the dispatcher. */
   readonly shell?: Judgement;
+  /** While building: the scope guard, the text the person sees and the agent's last reads. */
+  readonly build?: BuildGuard;
 }
 
 /** The gate's context for a tool context's workspace. */

@@ -1,13 +1,19 @@
 /**
- * `edit_file`: exact search and replace in one text file. The file is written (atomically, through
- * the writer port) only when `old_text` was found exactly once, or at least once with
- * `replace_all`; every failure leaves the file untouched and says how to fix the call.
+ * `edit_file`: exact search and replace in one text file. The file is changed only when
+ * `old_text` was found exactly once, or at least once with `replace_all`; every failure leaves the
+ * file untouched and says how to fix the call. While building, the guard decides the scope first,
+ * the edit is computed on the text the person sees (an open document, dirty or not), a file that
+ * changed since the agent read it is refused, and the change lands as range edits (never a whole
+ * document replaced) through a writer that knows editors.
  */
 import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../../paths';
 import { failure, looksBinary, resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf } from '../session/context';
+import type { BufferWriter, TextEdit } from '../../build/ports';
+import { isStaleTextError } from '../../build/textEdits';
+import { STALE_MESSAGE } from '../../build/guard';
 import { closestLines, lineOf, occurrences } from './textMatch';
 
 /** Larger files are refused: an exact edit of a huge file is better done another way. */
@@ -33,6 +39,7 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
     const resolved = await resolveWorkspacePath(ctx.reader, args.path);
     if ('error' in resolved) return failure(`edit_file refused: ${resolved.error}`);
     const shown = displayPath(ctx.reader.roots, resolved.abs);
+    const guard = ctx.build;
     if (args.old_text === '') {
       return failure(`edit_file: old_text is empty; to create ${shown} or replace all of it, use write_file`);
     }
@@ -46,7 +53,12 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
     if (stat.size > EDIT_FILE_MAX_BYTES) {
       return failure(`edit_file refused: ${shown} is ${stat.size} bytes, over the ${EDIT_FILE_MAX_BYTES}-byte limit`);
     }
-    const data = await ctx.reader.readFile(resolved.real);
+    const admitted = await guard?.admit('edit_file', shown, 'edit', ctx.signal);
+    if (admitted) return admitted;
+    const current = await guard?.readCurrent(resolved.real);
+    const data = current?.data ?? (await ctx.reader.readFile(resolved.real));
+    const stale = guard?.stale('edit_file', shown, data);
+    if (stale) return stale;
     if (looksBinary(data)) return failure(`edit_file refused: ${shown} is a binary file, not text`);
     let text: string;
     try {
@@ -80,20 +92,36 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
     }
 
     const parts: string[] = [];
+    const edits: TextEdit[] = [];
     let from = 0;
     for (const at of found) {
       parts.push(text.slice(from, at), newText);
+      edits.push({ start: at, end: at + oldText.length, text: newText });
       from = at + oldText.length;
     }
     parts.push(text.slice(from));
-    await ctx.writer!.writeFileAtomic(resolved.real, parts.join(''));
+    const next = parts.join('');
+    const writer: BufferWriter = ctx.writer!;
+    await guard?.ledger.beforeWrite(shown, data);
+    let leftUnsaved = false;
+    try {
+      if (writer.editText) leftUnsaved = (await writer.editText(resolved.real, text, edits)).leftUnsaved;
+      else await writer.writeFileAtomic(resolved.real, next);
+    } catch (err) {
+      if (isStaleTextError(err)) return failure(`edit_file: ${shown}: ${STALE_MESSAGE} (read_file), then edit again`);
+      throw err;
+    }
+    await guard?.ledger.afterWrite(shown, data, new TextEncoder().encode(next));
 
     const first = lineOf(text, found[0] as number);
     const delta = lineCount(newText) - lineCount(oldText);
     const change = delta === 0 ? 'same line count' : `${delta > 0 ? '+' : ''}${delta} lines per replacement`;
     const what =
       found.length === 1 ? `1 replacement at line ${first}` : `${found.length} replacements from line ${first}`;
-    return resultOf(ctx, `edited ${shown}: ${what} (${change})`);
+    const unsaved = leftUnsaved
+      ? `; ${shown} had unsaved changes of the person's, so it was left unsaved (the person saves it)`
+      : '';
+    return resultOf(ctx, `edited ${shown}: ${what} (${change})${unsaved}`);
   },
 };
 

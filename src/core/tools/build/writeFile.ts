@@ -1,7 +1,10 @@
 /**
  * `write_file`: creates a file, or replaces all of an existing one, inside the workspace. Missing
  * parent folders are created. A symlink inside the workspace is written through to its target
- * (the link stays), and only when that target is inside the workspace too.
+ * (the link stays), and only when that target is inside the workspace too. While building, the
+ * guard decides the scope first; an existing file the person changed since the agent read it is
+ * refused, and an existing text file changes by one range edit (its changed span), never by a whole
+ * document replaced.
  */
 import { dirname } from 'node:path';
 import * as z from 'zod';
@@ -11,6 +14,19 @@ import { utf8Length } from '../../spool';
 import { failure, resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf } from '../session/context';
+import { STALE_MESSAGE } from '../../build/guard';
+import type { BufferWriter } from '../../build/ports';
+import { isStaleTextError, minimalEdit } from '../../build/textEdits';
+
+const encoder = new TextEncoder();
+
+function utf8Text(data: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    return undefined;
+  }
+}
 
 const schema = z.object({
   path: z.string(),
@@ -43,13 +59,42 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
         return failure(`write_file: ${where} is a file, so it cannot hold ${shown}; choose another path`);
       }
     }
-    const writer = ctx.writer!;
-    await writer.mkdirp(dirname(resolved.real));
-    await writer.writeFileAtomic(resolved.real, args.content);
+    const guard = ctx.build;
+    const admitted = await guard?.admit('write_file', shown, stat ? 'write' : 'create', ctx.signal);
+    if (admitted) return admitted;
+    const writer: BufferWriter = ctx.writer!;
+    const before = stat
+      ? guard
+        ? (await guard.readCurrent(resolved.real))?.data
+        : await ctx.reader.readFile(resolved.real)
+      : undefined;
+    if (before) {
+      const stale = guard?.stale('write_file', shown, before);
+      if (stale) return stale;
+    }
+    await guard?.ledger.beforeWrite(shown, before);
+    let leftUnsaved = false;
+    const base = before ? utf8Text(before) : undefined;
+    const edit = base !== undefined ? minimalEdit(base, args.content) : undefined;
+    try {
+      if (base !== undefined && writer.editText) {
+        if (edit) leftUnsaved = (await writer.editText(resolved.real, base, [edit])).leftUnsaved;
+      } else {
+        await writer.mkdirp(dirname(resolved.real));
+        await writer.writeFileAtomic(resolved.real, args.content);
+      }
+    } catch (err) {
+      if (isStaleTextError(err)) return failure(`write_file: ${shown}: ${STALE_MESSAGE} (read_file), then write again`);
+      throw err;
+    }
+    await guard?.ledger.afterWrite(shown, before, encoder.encode(args.content));
     const size = `${lines(args.content)} lines, ${utf8Length(args.content)} bytes`;
+    const unsaved = leftUnsaved
+      ? `; ${shown} had unsaved changes of the person's, so it was left unsaved (the person saves it)`
+      : '';
     return resultOf(
       ctx,
-      stat ? `replaced ${shown} (${size}; it was ${stat.size} bytes)` : `created ${shown} (${size})`,
+      (stat ? `replaced ${shown} (${size}; it was ${stat.size} bytes)` : `created ${shown} (${size})`) + unsaved,
     );
   },
 };

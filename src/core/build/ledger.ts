@@ -1,0 +1,270 @@
+/**
+ * The build's ledger (issue 16): what one build run read, touched and was allowed. It holds the
+ * approved plan's scope and mode, the hash of every file as the agent last read it, each touched
+ * file's state before the build and as the build last left it, the checkpoints taken at step
+ * completion, the out-of-scope changes and who allowed them, and the lines changed per step. The
+ * facts are computed here once; the scope guard, the checkpoints, Revert Build and the closing
+ * report read them.
+ */
+import { createHash } from 'node:crypto';
+import { diffLines } from 'diff';
+import type { CheckpointStore } from './ports';
+import type { PlanScope, ScopeMode } from './scope';
+
+/** A file's state: absent, or its bytes by content hash. */
+export type FileState =
+  { readonly kind: 'absent' } | { readonly kind: 'file'; readonly hash: string; readonly bytes: number };
+
+export const ABSENT: FileState = { kind: 'absent' };
+
+export function hashOf(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function stateOf(data: Uint8Array | undefined): FileState {
+  return data === undefined ? ABSENT : { kind: 'file', hash: hashOf(data), bytes: data.length };
+}
+
+export function sameState(a: FileState | undefined, b: FileState | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.kind === 'absent' ? b.kind === 'absent' : b.kind === 'file' && a.hash === b.hash;
+}
+
+export type WriteAction = 'edit' | 'write' | 'create' | 'delete';
+
+/** Who let an out-of-scope change through. */
+export type DriftAllowance = 'person (this file)' | 'person (rest of the build)' | 'recorded (scope mode record)';
+
+export interface DriftRecord {
+  readonly path: string;
+  readonly action: WriteAction;
+  readonly allowedBy: DriftAllowance;
+  /** The step in progress when it happened. */
+  readonly step?: string;
+}
+
+export interface LineCount {
+  added: number;
+  removed: number;
+}
+
+/** One checkpoint: every file the build touched so far, as it stood. */
+export interface Checkpoint {
+  /** `before`: the state before the build's first write of each file; else the step that completed. */
+  readonly label: 'before' | 'step';
+  readonly step?: string;
+  readonly at: number;
+  readonly files: Readonly<Record<string, FileState>>;
+}
+
+/** What the checkpoint store's manifest holds: enough for Revert Build after the process ended. */
+export interface BuildManifest {
+  readonly version: 1;
+  readonly session: string;
+  /** Absolute workspace root the relative paths hang off. */
+  readonly root: string;
+  readonly planFile?: string;
+  /** Each touched file's state before the build's first write of it. */
+  readonly baseline: Record<string, FileState>;
+  /** Each touched file's state as the build last left it (a person's later change shows against it). */
+  readonly current: Record<string, FileState>;
+  readonly checkpoints: Checkpoint[];
+}
+
+export interface LedgerOptions {
+  readonly session: string;
+  readonly root: string;
+  readonly mode: ScopeMode;
+  /** Absent for a build without a plan: everything is then in scope. */
+  readonly scope?: PlanScope;
+  readonly planFile?: string;
+  readonly store?: CheckpointStore;
+  readonly now: () => number;
+  /** Called after the manifest failed to persist (the build goes on; revert may be incomplete). */
+  readonly onStoreError?: (error: Error) => void;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function textOf(data: Uint8Array | undefined): string | undefined {
+  if (data === undefined) return '';
+  try {
+    return decoder.decode(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines added and removed from `before` to `after` (binary content counts as no lines). */
+export function countLines(before: Uint8Array | undefined, after: Uint8Array | undefined): LineCount {
+  const a = textOf(before);
+  const b = textOf(after);
+  if (a === undefined || b === undefined) return { added: 0, removed: 0 };
+  let added = 0;
+  let removed = 0;
+  for (const part of diffLines(a, b)) {
+    if (part.added) added += part.count ?? 0;
+    else if (part.removed) removed += part.count ?? 0;
+  }
+  return { added, removed };
+}
+
+export class BuildLedger {
+  mode: ScopeMode;
+  private scopeNow: PlanScope | undefined;
+  private readonly reads = new Map<string, string>();
+  private readonly allowedFiles = new Set<string>();
+  private allowedForBuild = false;
+  private readonly driftList: DriftRecord[] = [];
+  private readonly lines = new Map<string, Map<string, LineCount>>();
+  private readonly manifest: BuildManifest;
+  private stepNow: string | undefined;
+  private persistQueue: Promise<void> = Promise.resolve();
+  /** Set when the person chose "stop and replan": every later write is refused. */
+  replanReason: string | undefined;
+
+  constructor(private readonly opts: LedgerOptions) {
+    this.mode = opts.mode;
+    this.scopeNow = opts.scope;
+    this.manifest = {
+      version: 1,
+      session: opts.session,
+      root: opts.root,
+      ...(opts.planFile !== undefined ? { planFile: opts.planFile } : {}),
+      baseline: {},
+      current: {},
+      checkpoints: [],
+    };
+  }
+
+  get scope(): PlanScope | undefined {
+    return this.scopeNow;
+  }
+
+  /** A mid-execution replan: the new revision's scope holds from now on. */
+  setScope(scope: PlanScope, planFile?: string): void {
+    this.scopeNow = scope;
+    if (planFile !== undefined) (this.manifest as { planFile?: string }).planFile = planFile;
+  }
+
+  get step(): string | undefined {
+    return this.stepNow;
+  }
+
+  stepStarted(step: string): void {
+    this.stepNow = step;
+  }
+
+  // ---- scope ---------------------------------------------------------------------------------
+
+  /** Whether `rel` may be written without asking: in scope, or allowed by the person already. */
+  inScope(rel: string): boolean {
+    if (!this.scopeNow) return true;
+    return this.scopeNow.covers(rel) !== undefined;
+  }
+
+  alreadyAllowed(rel: string): DriftAllowance | undefined {
+    if (this.allowedForBuild) return 'person (rest of the build)';
+    if (this.allowedFiles.has(rel)) return 'person (this file)';
+    return undefined;
+  }
+
+  allowFile(rel: string): void {
+    this.allowedFiles.add(rel);
+  }
+
+  allowForBuild(): void {
+    this.allowedForBuild = true;
+  }
+
+  recordDrift(path: string, action: WriteAction, allowedBy: DriftAllowance): void {
+    // One record per file: the first allowance is who let it out of scope.
+    if (this.driftList.some((d) => d.path === path)) return;
+    this.driftList.push({ path, action, allowedBy, ...(this.stepNow !== undefined ? { step: this.stepNow } : {}) });
+  }
+
+  get drift(): readonly DriftRecord[] {
+    return this.driftList;
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------
+
+  /** The agent read `rel` as `data` (what it will compute its next edit against). */
+  noteRead(rel: string, data: Uint8Array | string): void {
+    this.reads.set(rel, hashOf(data));
+  }
+
+  /**
+   * Whether the agent's last read of `rel` still matches `data`; true when it never read the file
+   * (its edit is then computed on the current text anyway).
+   */
+  freshSinceRead(rel: string, data: Uint8Array | string): boolean {
+    const seen = this.reads.get(rel);
+    return seen === undefined || seen === hashOf(data);
+  }
+
+  // ---- writes and checkpoints ----------------------------------------------------------------
+
+  /** Paths the build touched, in the order it first touched them. */
+  get touched(): readonly string[] {
+    return Object.keys(this.manifest.baseline);
+  }
+
+  get snapshot(): BuildManifest {
+    return this.manifest;
+  }
+
+  /** Lines changed per step ('' for changes made outside any step), then per file. */
+  get linesByStep(): ReadonlyMap<string, ReadonlyMap<string, LineCount>> {
+    return this.lines;
+  }
+
+  /**
+   * Records the state of `rel` before the build's first write of it: the "before" checkpoint
+   * grows by this file, stored before the write happens. Call before writing.
+   */
+  async beforeWrite(rel: string, before: Uint8Array | undefined): Promise<void> {
+    if (rel in this.manifest.baseline) return;
+    const state = stateOf(before);
+    if (before !== undefined && state.kind === 'file') await this.opts.store?.put(state.hash, before);
+    this.manifest.baseline[rel] = state;
+    this.manifest.current[rel] = state;
+    await this.persist();
+  }
+
+  /** Records what a write left: the file's new state and its line counts against the step. */
+  async afterWrite(rel: string, before: Uint8Array | undefined, after: Uint8Array | undefined): Promise<void> {
+    const state = stateOf(after);
+    if (after !== undefined && state.kind === 'file') await this.opts.store?.put(state.hash, after);
+    this.manifest.current[rel] = state;
+    if (after !== undefined) this.reads.set(rel, state.kind === 'file' ? state.hash : '');
+    else this.reads.delete(rel);
+    const count = countLines(before, after);
+    const key = this.stepNow ?? '';
+    const perFile = this.lines.get(key) ?? new Map<string, LineCount>();
+    const sum = perFile.get(rel) ?? { added: 0, removed: 0 };
+    sum.added += count.added;
+    sum.removed += count.removed;
+    perFile.set(rel, sum);
+    this.lines.set(key, perFile);
+    await this.persist();
+  }
+
+  /** A step completed: a checkpoint of every file touched so far. */
+  async stepCompleted(step: string): Promise<void> {
+    this.manifest.checkpoints.push({ label: 'step', step, at: this.opts.now(), files: { ...this.manifest.current } });
+    if (this.stepNow === step) this.stepNow = undefined;
+    await this.persist();
+  }
+
+  /** The manifest as stored; writes are serialised so the last one wins. */
+  private persist(): Promise<void> {
+    const store = this.opts.store;
+    if (!store) return Promise.resolve();
+    const text = JSON.stringify(this.manifest);
+    this.persistQueue = this.persistQueue
+      .then(() => store.writeManifest(text))
+      .catch((err: unknown) => this.opts.onStoreError?.(err instanceof Error ? err : new Error(String(err))));
+    return this.persistQueue;
+  }
+}
