@@ -131,6 +131,18 @@ export function trackerFromPlan(summary: PlanSummary): Tracker {
   return { title: summary.title.trim() || 'Plan', items: dropDuplicateItems(items) };
 }
 
+/** The item at a 1-based index path ("2.1"), or undefined. */
+export function itemAtPath(items: readonly TaskItem[], path: string): TaskItem | undefined {
+  let list = items;
+  let item: TaskItem | undefined;
+  for (const part of path.split('.')) {
+    item = list[Number(part) - 1];
+    if (!item) return undefined;
+    list = item.children;
+  }
+  return item;
+}
+
 /** Recomputes a parent's status from its children (recursively): all done → completed, any blocked → blocked… */
 export function deriveParents(item: TaskItem): TaskItem {
   if (item.children.length === 0) return item;

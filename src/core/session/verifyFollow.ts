@@ -5,26 +5,15 @@
  * step is completed; a failing command puts it back in progress. The build agent's results are
  * settled by the verify gate that asked for them.
  */
-import type { TaskItem } from '../plan/tracker';
+import { itemAtPath } from '../plan/tracker';
 import type { VerifyRecord } from '../verify/verifier';
 import type { SessionCore } from './core';
 import { emitTracker, itemVerdict } from './trackerView';
 
-function itemAt(items: readonly TaskItem[], path: string): TaskItem | undefined {
-  let list = items;
-  let item: TaskItem | undefined;
-  for (const part of path.split('.')) {
-    item = list[Number(part) - 1];
-    if (!item) return undefined;
-    list = item.children;
-  }
-  return item;
-}
-
 async function settle(core: SessionCore, r: VerifyRecord): Promise<void> {
   const tracker = core.tracker;
   const t = tracker?.get();
-  const item = t ? itemAt(t.items, r.step) : undefined;
+  const item = t ? itemAtPath(t.items, r.step) : undefined;
   if (!tracker || !t || !item) return;
   if (r.origin === 'person' && r.status !== 'running' && item.status !== 'completed') {
     const verdict = itemVerdict(core, r.step, item);

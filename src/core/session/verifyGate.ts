@@ -5,7 +5,7 @@
  * leaves it in progress too, "awaiting your check". The build agent can state its evidence, but it
  * has no way to sign a check off.
  */
-import type { TaskItem, Tracker } from '../plan/tracker';
+import { itemAtPath, type TaskItem, type Tracker } from '../plan/tracker';
 import type { TrackerAction } from '../plan/trackerActions';
 import { verifyEntryOf } from '../plan/verification';
 import type { TrackerHandle } from '../tools/session/context';
@@ -29,13 +29,7 @@ export function addressedItem(
   if (!tracker || action.action !== 'update' || action.items !== undefined) return undefined;
   const path = action.index_path ?? (action.index !== undefined && action.index > 0 ? String(action.index) : undefined);
   if (path === undefined) return undefined;
-  let items = tracker.items;
-  let item: TaskItem | undefined;
-  for (const part of path.split('.')) {
-    item = items[Number(part) - 1];
-    if (!item) return undefined;
-    items = item.children;
-  }
+  const item = itemAtPath(tracker.items, path);
   return item ? { path, item } : undefined;
 }
 
