@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { judge } from '../gate/helpers';
 import {
   categoryOf,
   commandOf,
   firstSegment,
   isVerificationCommand,
   normalizePath,
+  listingRoots,
+  pathOperands,
   segmentsOf,
 } from '../../src/core/agent/guards/commandShape';
 import { TurnGuards } from '../../src/core/agent/guards';
@@ -88,5 +91,30 @@ describe('guards: command shape', () => {
     assert.equal(firstSegment('/etc/hosts'), '/etc');
     assert.equal(firstSegment('.'), '.');
     assert.equal(firstSegment('README.md'), 'README.md');
+  });
+});
+
+describe('command shape: from the gate parse', () => {
+  it("reads operands from the kinds the gate's grammar gave each word, not from its own option table", async () => {
+    const shapeOf = async (command: string) => {
+      const j = await judge(command);
+      assert.equal(j.verdict.allowed, true, j.verdict.reason);
+      return j.shape ?? [];
+    };
+    // `-f` takes a file and `-e` a pattern: only the search root is an operand.
+    const [grep] = await shapeOf('grep -rn -e foo -f a.txt src');
+    assert.deepEqual(grep && pathOperands(grep), ['src']);
+    // A value that looks like a path but is a pattern (`-g`), and fd's search path option.
+    const [rg] = await shapeOf("rg -n -g 'src/*.ts' foo docs");
+    assert.deepEqual(rg && pathOperands(rg), ['docs']);
+    // An option the guards' own table never listed: its value is not taken for an operand.
+    const [colors] = await shapeOf("rg --colors 'match:fg:red' foo src");
+    assert.deepEqual(colors && pathOperands(colors), ['src']);
+    assert.deepEqual(pathOperands(segmentsOf("rg --colors 'match:fg:red' foo src")[0]!), ['foo', 'src']);
+    const [fd] = await shapeOf('fd -e ts --search-path src x');
+    assert.deepEqual(fd && listingRoots(fd, '.'), ['src']);
+    const [git] = await shapeOf('git --no-pager -C src log -3');
+    assert.equal(git?.subcommand, 'log');
+    assert.equal(git?.cwd, 'src');
   });
 });

@@ -15,7 +15,7 @@ import { checkPrefixes } from './prefixes';
 import { programOf } from './programs';
 import { isInsideRoots, PathResolver } from './resolve';
 import { scanCommand } from './scan';
-import { shapeOf } from './shape';
+import { shapeOf, shapeOfParsed } from './shape';
 import {
   allowed,
   blocked,
@@ -383,7 +383,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
   return {
     command,
     verdict,
-    shape,
+    shape: shapeOfParsed(parsed, root),
     parsed: { source, runnable: withSafeModes(source, inserts), segments: parsed },
     work: judge.work,
   };

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { assignmentName } from './prefixes';
 import { scanCommand } from './scan';
-import type { Segment } from './types';
+import type { ParsedSegment, ParsedWord, Segment } from './types';
 
 export interface ShapeSegment {
   /** Base name of the program (`/usr/bin/find` → `find`). */
@@ -16,6 +16,9 @@ export interface ShapeSegment {
   readonly cwd: string;
   /** True for a segment that reads a previous segment's output (`… | head`). */
   readonly piped: boolean;
+  /** When the gate parsed the segment: its subcommand and its arguments with their kinds. */
+  readonly subcommand?: string;
+  readonly words?: readonly ParsedWord[];
 }
 
 const WRAPPERS = new Set(['command', 'env', 'time', 'nice', 'nohup']);
@@ -49,4 +52,25 @@ export function shapeOf(segments: readonly Segment[]): ShapeSegment[] {
 export function shapeOfCommand(command: string): ShapeSegment[] {
   const scanned = scanCommand(command);
   return scanned.ok ? shapeOf(scanned.segments) : [];
+}
+
+/**
+ * The shape of a parsed (allowed) command: the same segments, with each program's subcommand and
+ * the kinds its grammar gave every argument, so the guards never read options themselves.
+ */
+export function shapeOfParsed(segments: readonly ParsedSegment[], root: string): ShapeSegment[] {
+  const out: ShapeSegment[] = [];
+  for (const seg of segments) {
+    if (seg.program === 'cd') continue;
+    const rel = posix.relative(root, seg.cwd) || '.';
+    out.push({
+      program: seg.program,
+      args: seg.args,
+      cwd: rel,
+      piped: seg.joinedBy === '|',
+      ...(seg.subcommand ? { subcommand: seg.subcommand } : {}),
+      words: seg.words.filter((w) => w.kind !== 'assignment' && w.kind !== 'program'),
+    });
+  }
+  return out;
 }

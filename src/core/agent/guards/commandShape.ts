@@ -4,18 +4,11 @@
  */
 import { posix } from 'node:path';
 import { quote } from 'shell-quote';
-import { shapeOfCommand } from '../../gate';
+import { shapeOfCommand, type ShapeSegment } from '../../gate';
 import type { GuardCall, OutcomeCategory } from './types';
 
-export interface CommandSegment {
-  /** Base name of the program (`/usr/bin/find` → `find`). */
-  readonly program: string;
-  readonly args: readonly string[];
-  /** Directory the segment runs in, relative to the call's directory ('.' = unchanged). */
-  readonly cwd: string;
-  /** True for a segment that reads a previous segment's output (`… | head`). */
-  readonly piped: boolean;
-}
+/** A segment as the gate's scan (and, for an allowed command, its parse) gives it. */
+export type CommandSegment = ShapeSegment;
 
 /** The command line of a shell call: `args.command` (string or argv array) or `args.cmd`. */
 export function commandOf(args: Record<string, unknown>): string {
@@ -135,7 +128,16 @@ function findRoots(args: readonly string[]): string[] {
 }
 
 /** The path operands of a segment (after any pattern or script), unnormalised. */
+/** Options whose value names a search root (fd's). */
+const SEARCH_ROOT_OPTIONS = new Set(['--search-path', '--base-directory']);
+
 export function pathOperands(seg: CommandSegment): string[] {
+  // A segment the gate parsed carries each argument's kind: its operands are its path words.
+  if (seg.words) {
+    return seg.words
+      .filter((w) => (w.kind === 'path' || w.kind === 'dir') && (!w.option || SEARCH_ROOT_OPTIONS.has(w.option)))
+      .map((w) => w.value);
+  }
   if (seg.program === 'find') return findRoots(seg.args);
   const { positionals, used } = positionalsOf(seg.program, seg.args);
   if (seg.program === 'fd' || seg.program === 'fdfind') {
@@ -187,7 +189,7 @@ export function mainSegment(call: {
 export function segmentTarget(seg: CommandSegment, workdir = '.', root?: string): string {
   const cwd = posix.join(workdir.replace(/\\/g, '/'), seg.cwd);
   if (seg.program === 'git') {
-    const sub = positionalsOf('git', seg.args).positionals[0];
+    const sub = seg.subcommand ?? positionalsOf('git', seg.args).positionals[0];
     return sub ?? normalizePath('.', cwd, root);
   }
   const first = pathOperands(seg)[0];
