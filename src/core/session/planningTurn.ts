@@ -32,11 +32,14 @@ export type PlanTurnOutcome =
   | { readonly kind: 'reply'; readonly text: string }
   | { readonly kind: 'blocked'; readonly reason: string };
 
+/**
+ * One planning turn on `input`, which the session has already put on the thread (`user_said`).
+ * It changes no session state itself: a plan comes back with the effects that adopt it.
+ */
 export async function runPlanningTurn(core: SessionCore, input: string): Promise<PlanTurnOutcome> {
   const turnId = core.newId('turn');
   core.bus.emit({ type: 'turn.started', turn_id: turnId });
   core.guards.newTurn({ mode: 'plan' });
-  core.apply({ type: 'user_said', text: input });
   core.bus.emit({
     type: 'item.completed',
     turn_id: turnId,

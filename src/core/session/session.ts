@@ -216,6 +216,7 @@ class PlanwiseSession implements Session {
 
   /** Planning turns until a plan reaches the gate, the model waits for the person, or it is blocked. */
   private async planningCycle(input: string): Promise<SessionStop> {
+    this.core.apply({ type: 'user_said', text: input });
     const outcome = await runPlanningTurn(this.core, input);
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
