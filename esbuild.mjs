@@ -39,6 +39,43 @@ const lazyHostPlugin = {
   },
 };
 
+/**
+ * The CLI's dispatcher (dist/cli.js) holds only src/cli/main.ts: each `import('./commands/x')` of
+ * main.ts becomes a lazy `require('./cli/<bundle>.js')` of that command's own bundle, so
+ * `planwise --version` parses a few KB and `check-command` only the gate, never `openai`.
+ */
+const CLI_COMMAND_BUNDLES = {
+  checkCommand: 'check-command',
+  validatePlan: 'validate-plan',
+  plans: 'plans',
+  plan: 'session',
+  resume: 'session',
+};
+const lazyCliCommandsPlugin = {
+  name: 'lazy-cli-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\/\w+$/ }, (args) => {
+      const bundle = CLI_COMMAND_BUNDLES[args.path.slice('./commands/'.length)];
+      return /[\\/]src[\\/]cli[\\/]main\.ts$/.test(args.importer) && bundle
+        ? { path: bundle, namespace: 'lazy-cli-command' }
+        : undefined;
+    });
+    // Loaded as CommonJS by src/cli/loadBundle.ts (with V8's code cache), not by an external
+    // import(): Node's ESM loader would first scan the whole file for its export names (~10 ms).
+    build.onLoad({ filter: /.*/, namespace: 'lazy-cli-command' }, (args) => ({
+      contents: `module.exports = require('./loadBundle').loadBundle(${JSON.stringify(args.path)}, __dirname);`,
+      resolveDir: new URL('./src/cli', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+const cliCommandEntries = {
+  'cli/check-command': 'src/cli/commands/checkCommand.ts',
+  'cli/validate-plan': 'src/cli/commands/validatePlan.ts',
+  'cli/plans': 'src/cli/commands/plans.ts',
+  'cli/session': 'src/cli/commands/session.ts',
+};
+
 /** Codicons ship inside media/ so the webview never reaches the network. */
 function copyCodicons() {
   mkdirSync('media/codicons', { recursive: true });
@@ -58,7 +95,14 @@ const configs = [
     plugins: [lazyHostPlugin],
   },
   { ...node, entryPoints: ['src/host/composition.ts'], outfile: 'dist/host.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...node,
+    entryPoints: ['src/cli/index.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [lazyCliCommandsPlugin],
+  },
+  { ...node, entryPoints: cliCommandEntries, outdir: 'dist' },
   {
     ...common,
     entryPoints: ['webview/main.tsx'],

@@ -2,23 +2,15 @@
  * Runs one command line the gate already admitted, through `/bin/sh -c`, with no stdin, in its own
  * process group so a timeout or cancel kills everything it started. Each output stream is capped.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { CommandRunner, RunOptions, RunResult } from '../core/index';
 import { scrubbedEnv } from './env';
+import { gnuSed } from './gnuSed';
+
+export { gnuSed };
 
 /** After killing the group, how long to wait for the pipes to close before giving up on them. */
 const CLOSE_GRACE_MS = 2000;
-
-let sedIsGnu: boolean | undefined;
-
-/** Whether `sed` on PATH is GNU sed (which has `--sandbox`); asked once per process. */
-export function gnuSed(): boolean {
-  if (sedIsGnu === undefined) {
-    const r = spawnSync('sed', ['--version'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
-    sedIsGnu = r.status === 0 && /GNU sed/.test(r.stdout ?? '');
-  }
-  return sedIsGnu;
-}
 
 export class NodeCommandRunner implements CommandRunner {
   /** GNU sed runs with `--sandbox` when the gate admits it (checked on first use). */

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { judgeCommand, type GateContext, type Judgement } from '../../core/gate';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
-import { gnuSed } from '../../node/processRunner';
+import { gnuSed } from '../../node/gnuSed';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise check-command [options] -- "<command>"
@@ -137,7 +137,12 @@ export const checkCommand: CliCommand = async (args, io) => {
     roots,
     trusted: !o.untrusted,
     fs: new NodeWorkspaceReader(roots),
-    safeModes: { sedSandbox: gnuSed() },
+    // Asked only when a command runs sed: finding out spawns `sed --version`, a process of its own.
+    safeModes: {
+      get sedSandbox() {
+        return gnuSed();
+      },
+    },
     ...(home !== undefined ? { home } : {}),
   };
   const closed = onOutputClosed(io);

@@ -1,0 +1,97 @@
+/**
+ * The CLI as esbuild.mjs builds it: dist/cli.js is a dispatcher, and each command's code is a
+ * bundle of its own, loaded when that command runs. `--version` loads none of them, and
+ * `check-command` only the gate's (never the session bundle that holds `openai`). Built with the
+ * project's own esbuild.mjs in a staging folder, so the checkout's dist/ is left alone.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as nodeModule from 'node:module';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const repo = resolve(__dirname, '../..');
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  /** dist/cli/*.js files Node required, in load order. */
+  readonly bundles: string[];
+}
+
+describe('the CLI loads only the bundle a command needs', function () {
+  this.timeout(120_000);
+  let stage: string;
+  let cache: string;
+
+  before(async () => {
+    stage = mkdtempSync(join(tmpdir(), 'planwise-cli-lazy-'));
+    for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json']) {
+      symlinkSync(join(repo, link), join(stage, link));
+    }
+    copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
+    await new Promise<void>((res, rej) =>
+      execFile(process.execPath, ['esbuild.mjs'], { cwd: stage }, (e) => (e ? rej(e) : res())),
+    );
+    // Prints, at exit, the command bundles found in require.cache (a plain require: no code cache).
+    writeFileSync(
+      join(stage, 'record.cjs'),
+      "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]/, '')))));\n",
+    );
+    cache = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-'));
+  });
+  after(() => {
+    rmSync(stage, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  const run = (args: string[], env: Record<string, string>, record = true) =>
+    new Promise<Run>((res) => {
+      const node = record ? ['--require', join(stage, 'record.cjs')] : [];
+      execFile(
+        process.execPath,
+        [...node, join(stage, 'dist/cli.js'), ...args],
+        { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env } },
+        (e, out, err) => {
+          const m = /BUNDLES (.*)$/.exec(err);
+          res({
+            code: e ? ((e as { code?: number }).code ?? -1) : 0,
+            out,
+            bundles: m ? (JSON.parse(m[1] as string) as string[]) : [],
+          });
+        },
+      );
+    });
+  const plain = { NODE_DISABLE_COMPILE_CACHE: '1', HOME: tmpdir() };
+
+  it('--version loads no command bundle', async () => {
+    const r = await run(['--version'], plain);
+    assert.deepEqual([r.code, r.out.trim(), r.bundles], [0, '0.1.0', []]);
+  });
+
+  it('check-command loads the gate bundle only', async () => {
+    const r = await run(['check-command', '--', 'ls'], plain);
+    assert.deepEqual([r.code, r.out, r.bundles], [0, 'allowed: read-only command\n', ['check-command.js']]);
+  });
+
+  it('plan and resume share the session bundle', async () => {
+    const plan = await run(['plan', '--help'], plain);
+    const resume = await run(['resume', '--help'], plain);
+    assert.deepEqual([plan.code, plan.bundles, resume.code, resume.bundles], [0, ['session.js'], 0, ['session.js']]);
+    assert.match(plan.out, /^Usage: planwise plan /);
+    assert.match(resume.out, /^Usage: planwise resume /);
+  });
+
+  it('with the code cache, a second run answers the same from the cached compile', async function () {
+    if ('enableCompileCache' in nodeModule) this.skip(); // Node's own cache, in its own folder
+    const env = { XDG_CACHE_HOME: cache, HOME: tmpdir() };
+    const first = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
+    const files = readdirSync(join(cache, 'planwise', `v8-${process.version}-${process.arch}`));
+    assert.equal(files.length, 1);
+    assert.match(files[0] as string, /^check-command-\d+-\d+-\d+\.bin$/);
+    const second = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
+    assert.deepEqual([second.code, second.out], [first.code, first.out]);
+    assert.equal(JSON.parse(second.out).allowed, true);
+  });
+});
