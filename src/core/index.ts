@@ -42,6 +42,13 @@ export {
 } from './verify/verifier';
 export { stepVerdict, isAwaitingCheck, type StepVerdict } from './verify/stepVerdict';
 
+// ---- the build bound to its plan: scope, checkpoints, Revert Build, the closing report --------
+export type * from './build/ports';
+export { SCOPE_MODES, isScopeMode, type ScopeMode } from './build/scope';
+export { hashOf, type BuildManifest, type FileState } from './build/ledger';
+export { planRevert, afterRevert, parseManifest, type RevertItem, type RevertPlan } from './build/revert';
+export { StaleTextError, minimalEdit } from './build/textEdits';
+
 // ---- the read-only gate (`planwise check-command`) ---------------------------------------------
 export { judgeCommand, type GateContext, type Judgement } from './gate';
 

@@ -66,7 +66,7 @@ export interface GuardedContext {
   readonly ctx: AgentToolContext;
   readonly ledger: BuildLedger;
   readonly approver: ScopeApprover;
-  readonly store: MemoryCheckpointStore;
+  readonly store: CheckpointStore;
   readonly replans: string[];
 }
 
@@ -78,9 +78,10 @@ export function guardedContext(
     choices?: ScopeChoice[];
     interactive?: boolean;
     writer?: BufferWriter;
+    store?: CheckpointStore;
   },
 ): GuardedContext {
-  const store = new MemoryCheckpointStore();
+  const store = o.store ?? new MemoryCheckpointStore();
   const ledger = new BuildLedger({
     session: 's1',
     root: ws.root,
