@@ -243,3 +243,11 @@ describe('gate: trust (step 6)', () => {
     await expectAllowed("rg -n 'x' src && cat README.md", UNTRUSTED);
   });
 });
+
+describe('gate: option values (argv grammar)', () => {
+  it('an empty attached value is the value: the next word stays an argument', async () => {
+    // `--format=` sets an empty format; `/etc/passwd` after it is a path, and outside.
+    await expectBlocked('git log --format= /etc/passwd', 'path');
+    await expectAllowed('git log --format= -3');
+  });
+});

@@ -191,6 +191,34 @@ class Reader {
     return null;
   }
 
+  /**
+   * The value of option `name` at `args[k]`: `attached` when the word holds it (`--opt=v`, `-ov`),
+   * else the next word (unless the value is optional). Returns the index after it, or a failure.
+   */
+  private optionValue(
+    spec: OptionSpec,
+    name: string,
+    attached: string | null,
+    k: number,
+    label: string,
+    values: Map<string, string[]>,
+    w: string,
+  ): number | Fail {
+    if (attached !== null) {
+      if (spec.separateValue) {
+        return fail(
+          'option',
+          `'${label} ${name}' takes its value as a separate word ('${name} ${attached}'), not '${w}'`,
+        );
+      }
+      return this.value(spec, name, attached, label, values, true) ?? k + 1;
+    }
+    if (spec.optionalValue) return k + 1;
+    const value = this.args[k + 1];
+    if (value === undefined) return fail('option', `'${label} ${name}' needs a value`);
+    return this.value(spec, name, value, label, values, false) ?? k + 2;
+  }
+
   /** Consumes `spec.extraValues` words after position `k`; returns the next index or a failure. */
   private extra(spec: OptionSpec, name: string, k: number, label: string): number | Fail {
     const n = spec.extraValues ?? 0;
@@ -219,19 +247,9 @@ class Reader {
     this.words.push({ kind: 'option', option: name });
     let next = k + 1;
     if (spec.value !== undefined) {
-      if (eq >= 0 && spec.separateValue) {
-        return fail('option', `'${label} ${name}' takes its value as a separate word, not '${w}'`);
-      }
-      if (eq >= 0) {
-        const v = this.value(spec, name, w.slice(eq + 1), label, values, true);
-        if (v) return v;
-      } else if (!spec.optionalValue) {
-        const value = this.args[k + 1];
-        if (value === undefined) return fail('option', `'${label} ${name}' needs a value`);
-        const v = this.value(spec, name, value, label, values, false);
-        if (v) return v;
-        next = k + 2;
-      }
+      const r = this.optionValue(spec, name, eq >= 0 ? w.slice(eq + 1) : null, k, label, values, w);
+      if (typeof r !== 'number') return r;
+      next = r;
     } else if (eq >= 0) return fail('option', `'${label} ${name}' takes no value`);
     const after = this.extra(spec, name, next - 1, label);
     if (typeof after !== 'number') return after;
@@ -265,19 +283,9 @@ class Reader {
       if (spec.terminal) terminal = true;
       if (spec.value === undefined) continue;
       const rest = w.slice(j + 1);
-      if (rest !== '' && spec.separateValue) {
-        return fail('option', `'${label} ${name}' takes its value as a separate word ('${name} ${rest}'), not '${w}'`);
-      }
-      if (rest !== '') {
-        const v = this.value(spec, name, rest, label, values, true);
-        if (v) return v;
-      } else if (!spec.optionalValue) {
-        const value = this.args[k + 1];
-        if (value === undefined) return fail('option', `'${label} ${name}' needs a value`);
-        const v = this.value(spec, name, value, label, values, false);
-        if (v) return v;
-        next = k + 2;
-      }
+      const r = this.optionValue(spec, name, rest !== '' ? rest : null, k, label, values, w);
+      if (typeof r !== 'number') return r;
+      next = r;
       const after = this.extra(spec, name, next - 1, label);
       if (typeof after !== 'number') return after;
       next = after + 1;

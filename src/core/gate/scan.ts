@@ -163,6 +163,15 @@ export function scanCommand(source: string): ScanResult {
     if (cur === null) begin(i);
     if (run < 0) run = i;
   };
+  /** Cuts an allowed redirection at `s[i]` out of the words and of shell-quote's copy; returns its end or -1. */
+  const skipAllowedRedirect = (i: number): number => {
+    const end = allowedRedirectEnd(s, i);
+    if (end < 0) return end;
+    endWord(i);
+    cleaned.push(s.slice(mark, i), ' ');
+    mark = end;
+    return end;
+  };
   const redirect = (i: number, op: string) => {
     endWord(i);
     if (!firstRedirect) firstRedirect = redirectVerdict(op);
@@ -248,11 +257,8 @@ export function scanCommand(source: string): ScanResult {
       }
       case '>': {
         // `>/dev/null` ends the word before it, as the shell's operator does, and writes nothing.
-        const end = allowedRedirectEnd(s, i);
+        const end = skipAllowedRedirect(i);
         if (end > 0) {
-          endWord(i);
-          cleaned.push(s.slice(mark, i), ' ');
-          mark = end;
           i = end - 1;
           break;
         }
@@ -264,11 +270,8 @@ export function scanCommand(source: string): ScanResult {
         break;
       }
       case '&': {
-        const end = allowedRedirectEnd(s, i);
+        const end = skipAllowedRedirect(i);
         if (end > 0) {
-          endWord(i);
-          cleaned.push(s.slice(mark, i), ' ');
-          mark = end;
           i = end - 1;
           break;
         }
