@@ -20,6 +20,13 @@ export const FIGURES = [
     run: activation,
   },
   {
+    id: 'cli',
+    title: 'CLI cold start: `planwise --version` and `planwise check-command -- ls` vs bare `node -e 0`',
+    goal: '≤ 1.1× bare Node',
+    method: 'production build in a staging folder; whole processes, interleaved rounds; median of per-round ratios',
+    run: script('bench/cliStart.mjs', 'cli', { timeoutMs: 300_000 }),
+  },
+  {
     id: 'prompt',
     title: 'Prompt overhead: system prompt + tool schemas (o200k tokens)',
     goal: '≤ 2,000 planning',

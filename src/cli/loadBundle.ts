@@ -9,15 +9,16 @@
  * process exits, so it holds the functions that run needed too. NODE_DISABLE_COMPILE_CACHE=1, or a
  * cache folder that cannot be made, means a plain require.
  */
-import * as fs from 'node:fs';
-import * as nodeModule from 'node:module';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
+import type * as Vm from 'node:vm';
+
+// Reached when a command loads, not at the dispatcher's start: `--version` needs none of them.
+const builtin = process.getBuiltinModule;
 
 type EnableCompileCache = () => { status: number } | undefined;
 
 export function loadBundle(name: string, distDir: string): unknown {
+  const path = builtin('node:path');
+  const nodeModule = builtin('node:module');
   const file = path.join(distDir, 'cli', `${name}.js`);
   const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
   if (enable || process.env['NODE_DISABLE_COMPILE_CACHE']) {
@@ -30,6 +31,7 @@ export function loadBundle(name: string, distDir: string): unknown {
 }
 
 function cacheFolder(): string | undefined {
+  const [fs, os, path] = [builtin('node:fs'), builtin('node:os'), builtin('node:path')];
   const base = process.env['XDG_CACHE_HOME'] || path.join(os.homedir(), '.cache');
   const dir = path.join(base, 'planwise', `v8-${process.version}-${process.arch}`);
   try {
@@ -41,6 +43,12 @@ function cacheFolder(): string | undefined {
 }
 
 function loadWithCodeCache(file: string, name: string, cacheDir: string): unknown {
+  const [fs, path, vm, nodeModule] = [
+    builtin('node:fs'),
+    builtin('node:path'),
+    builtin('node:vm'),
+    builtin('node:module'),
+  ];
   const st = fs.statSync(file);
   const cacheFile = path.join(cacheDir, `${name}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}.bin`);
   let cachedData: Buffer | undefined;
@@ -63,7 +71,8 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string): unknow
 }
 
 /** Replaces this bundle's older cache files; a failure only means the next run compiles again. */
-function writeCache(script: vm.Script, cacheDir: string, name: string, cacheFile: string): void {
+function writeCache(script: Vm.Script, cacheDir: string, name: string, cacheFile: string): void {
+  const [fs, path] = [builtin('node:fs'), builtin('node:path')];
   try {
     for (const f of fs.readdirSync(cacheDir)) {
       if (f.startsWith(`${name}-`) && f !== path.basename(cacheFile))
