@@ -25,20 +25,20 @@ function targetsKey(step: ParsedStep): string {
   return [...step.targets].sort().join('\n');
 }
 
-function sameStep(a: ParsedStep, b: ParsedStep): boolean {
-  return a.text.trim() === b.text.trim();
+/** Two revisions' steps paired by identity: what `diffPlans` and the review's re-anchoring both use. */
+export interface StepMatch {
+  pairs: { before: ParsedStep; after: ParsedStep }[];
+  /** Steps of the new revision with no partner. */
+  added: ParsedStep[];
+  /** Steps of the old revision with no partner. */
+  removed: ParsedStep[];
 }
 
 /**
- * Compares two plan revisions. Steps are paired by their action text; steps left over are paired
- * when they name the same targets (an action reworded). Paired steps whose text differs are
- * `changed`; unpaired ones are `removed` or `added`. Renumbering alone is not a change.
+ * Pairs steps by their action text; steps left over are paired when they name the same targets
+ * (an action reworded). Position plays no part: a reordered step keeps its partner.
  */
-export function diffPlans(before: string, after: string, names: { before?: string; after?: string } = {}): PlanDiff {
-  const a = stripTrackerBlock(before);
-  const b = stripTrackerBlock(after);
-  const oldSteps = validatePlan(a).summary.steps;
-  const newSteps = validatePlan(b).summary.steps;
+export function matchSteps(oldSteps: readonly ParsedStep[], newSteps: readonly ParsedStep[]): StepMatch {
   const pairs: { before: ParsedStep; after: ParsedStep }[] = [];
   const unmatchedOld = new Set(oldSteps);
   const unmatchedNew = new Set(newSteps);
@@ -57,13 +57,28 @@ export function diffPlans(before: string, after: string, names: { before?: strin
   };
   pairBy(actionKey);
   pairBy(targetsKey);
+  return {
+    pairs,
+    added: newSteps.filter((s) => unmatchedNew.has(s)),
+    removed: oldSteps.filter((s) => unmatchedOld.has(s)),
+  };
+}
 
-  const withoutNumber = (s: ParsedStep) => ({
-    ...s,
-    text: s.text.replace(/^\s*(?:\*\*|__)?(?:step\s+)?\d+\s*[.):]/i, ''),
-  });
+/** A step's text without its number (`2.`, `Step 2:`), so renumbering alone is not a change. */
+export function stepTextWithoutNumber(step: ParsedStep): string {
+  return step.text.replace(/^\s*(?:\*\*|__)?(?:step\s+)?\d+\s*[.):]/i, '').trim();
+}
+
+/**
+ * Compares two plan revisions. Steps are paired by `matchSteps`. Paired steps whose text differs
+ * are `changed`; unpaired ones are `removed` or `added`. Renumbering alone is not a change.
+ */
+export function diffPlans(before: string, after: string, names: { before?: string; after?: string } = {}): PlanDiff {
+  const a = stripTrackerBlock(before);
+  const b = stripTrackerBlock(after);
+  const { pairs, added, removed } = matchSteps(validatePlan(a).summary.steps, validatePlan(b).summary.steps);
   const changed = pairs
-    .filter((p) => !sameStep(withoutNumber(p.before), withoutNumber(p.after)))
+    .filter((p) => stepTextWithoutNumber(p.before) !== stepTextWithoutNumber(p.after))
     .sort((x, y) => x.after.index - y.after.index);
   const unified =
     a === b
@@ -73,8 +88,8 @@ export function diffPlans(before: string, after: string, names: { before?: strin
           headerOptions: FILE_HEADERS_ONLY,
         });
   return {
-    added: newSteps.filter((s) => unmatchedNew.has(s)),
-    removed: oldSteps.filter((s) => unmatchedOld.has(s)),
+    added,
+    removed,
     changed,
     unified,
   };
