@@ -47,7 +47,7 @@ import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
-import { VerifyService } from './verify/verifyService';
+import { VerifyService, trackerHolds } from './verify/verifyService';
 
 /** Built in `activate()` (cheap) and shared with the lazily loaded host. */
 export interface SharedParts {
@@ -125,7 +125,12 @@ export function composeHost(shared: SharedParts): Host {
     now: Date.now,
   });
   store.addCallback(() => verifier.cancelAll());
-  const verify = new VerifyService({ verifier, trust, read: (file) => ws().planFiles.read(file) });
+  const verify = new VerifyService({
+    verifier,
+    trust,
+    read: (file) => ws().planFiles.read(file),
+    trackerHolds: (file, step, text) => trackerHolds(hub.state.tracker, relativePath(file), step, text),
+  });
 
   // ---- engine and session -------------------------------------------------------------------
   // A retry's wait, counted down in the status bar and in the panel's notice for it.

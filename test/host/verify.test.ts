@@ -4,7 +4,7 @@ import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { TrustGatedRunner, TrustState } from '../../src/host/trust';
-import { VerifyService } from '../../src/host/verify/verifyService';
+import { VerifyService, trackerHolds } from '../../src/host/verify/verifyService';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 
 const QUOTED = `node -e "require('./src/format').formatJson([])"`;
@@ -156,6 +156,48 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
     assert.ok(lensTitles(verifier, plan, clock).includes(`$(pass) ${check}  ✓ checked just now`));
     await assert.rejects(verify.run(plan, '1', 'rm -rf /'), /no verify entry/);
     await assert.rejects(verify.markChecked(plan, '1', 'node ok.js'), /is a command/);
+  });
+
+  it("runs an entry only the session's tracker holds (a sub-item the build agent added), nothing else", async () => {
+    const trust = new TrustState(true);
+    const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+    const tracker = {
+      title: 'T',
+      planFile: '.vtcode/plans/retry.md',
+      items: [
+        {
+          path: '1',
+          description: 'Add the retry loop',
+          status: 'in_progress' as const,
+          files: [],
+          entries: [],
+          awaitingCheck: false,
+          children: [
+            {
+              path: '1.1',
+              description: 'Agent-added sub-item',
+              status: 'pending' as const,
+              files: [],
+              entries: [{ kind: 'command' as const, text: 'node ok.js --sub', command: 'node ok.js --sub' }],
+              awaitingCheck: false,
+              children: [],
+            },
+          ],
+        },
+      ],
+      counts: { done: 0, inProgress: 0, pending: 1, blocked: 0, total: 1 },
+      percent: 0,
+    };
+    const verify = new VerifyService({
+      verifier,
+      trust,
+      read: async (f) => readFileSync(f, 'utf8'),
+      trackerHolds: (file, step, text) => trackerHolds(tracker, file.slice(ws.root.length + 1), step, text),
+    });
+    const plan = ws.path('.vtcode/plans/retry.md');
+    assert.equal((await verify.run(plan, '1.1', 'node ok.js --sub')).status, 'passed');
+    await assert.rejects(verify.run(plan, '1.1', 'node fail.js --sub'), /no verify entry/);
+    assert.equal(trackerHolds(tracker, '.vtcode/plans/other.md', '1.1', 'node ok.js --sub'), false);
   });
 
   it('refuses in Restricted Mode with the explanation, and works once trust is granted', async () => {

@@ -7,6 +7,7 @@
  */
 import type { VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
 import { validatePlan, verifyEntryOf } from '../../core/index';
+import type { Tracker, TrackerNode } from '../../protocol';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
 export interface VerifyDeps {
@@ -14,6 +15,11 @@ export interface VerifyDeps {
   readonly trust: TrustState;
   /** The plan file's text (the editor's or the disk's). */
   readonly read: (planFile: string) => Promise<string>;
+  /**
+   * Whether the session's tracker (as the engine announced it) holds this entry on this item: a
+   * sub-item the build agent added has entries the plan text does not.
+   */
+  readonly trackerHolds?: (planFile: string, step: string, text: string) => boolean;
 }
 
 export interface RunAllSummary {
@@ -21,6 +27,19 @@ export interface RunAllSummary {
   readonly failed: number;
   /** Checks a person signs off (no command). */
   readonly manual: number;
+}
+
+/** Whether the panel's tracker (the engine's `tracker.updated`) holds `text` on item `step` of `planFile`. */
+export function trackerHolds(tracker: Tracker | null, planFile: string, step: string, text: string): boolean {
+  if (!tracker || tracker.planFile !== planFile) return false;
+  let nodes: readonly TrackerNode[] = tracker.items;
+  let node: TrackerNode | undefined;
+  for (const part of step.split('.')) {
+    node = nodes[Number(part) - 1];
+    if (!node) return false;
+    nodes = node.children;
+  }
+  return node?.entries.some((e) => e.text === text) ?? false;
 }
 
 export class VerifyService {
@@ -36,8 +55,9 @@ export class VerifyService {
     const top = steps[Number(step.split('.')[0]) - 1];
     const entry = top?.entries.find((e) => e.text === text);
     if (entry) return entry;
-    // A sub-item's entries live on its checkbox line inside the step.
+    // A sub-item's entries live on its checkbox line inside the step, or only in the tracker.
     if (top && step.includes('.') && top.text.includes(text)) return verifyEntryOf(text);
+    if (this.deps.trackerHolds?.(planFile, step, text)) return verifyEntryOf(text);
     throw new Error(`step ${step} of this plan has no verify entry "${text}"`);
   }
 
