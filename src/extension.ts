@@ -11,7 +11,7 @@ import type { EagerCommandKey, HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
 import { provideLenses } from './host/codelens/provider';
 import { DisposableStore, once } from './host/disposables';
-import { adviceForSettings, type Advice } from './host/errors';
+import { adviceForSettings, toastText, type Advice } from './host/errors';
 import { COMMANDS, CONTEXT_KEYS, OUTPUT_CHANNEL_NAME, PANEL_VIEW_ID, type CommandKey } from './host/ids';
 import { HostLog, describeError } from './host/log';
 import { ApiKeyStore } from './host/secrets';
@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = new HostLog(channel, () => keys.known);
   const showAdvice = (advice: Advice) => {
     const show = advice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(`Planwise: ${advice.message}`, ...advice.actions).then((action) => {
+    void show(toastText(advice.message), ...advice.actions).then((action) => {
       if (action === 'Set API Key') void vscode.commands.executeCommand(COMMANDS.setApiKey);
       else if (action === 'Open Settings')
         void vscode.commands.executeCommand('workbench.action.openSettings', advice.setting ?? 'planwise');
@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): void {
           return eager ? await eager(settingsDeps) : await (await host()).run(key as HostCommandKey, args);
         } catch (err) {
           log.error(`command ${COMMANDS[key]} failed`, err);
-          void vscode.window.showErrorMessage(`Planwise: ${describeError(err)}`);
+          void vscode.window.showErrorMessage(toastText(describeError(err)));
           return undefined;
         }
       }),

@@ -15,6 +15,8 @@ import type {
   Interviewer,
 } from '../core/index';
 import { systemClock } from '../node/clock';
+import { readEndpointUrl } from '../node/endpointUrl';
+import { clause } from '../node/messageText';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';
 import { OpenAIModelClient } from '../node/openaiModelClient';
@@ -82,14 +84,11 @@ export function resolveModelSettings(
   env: Readonly<Record<string, string | undefined>>,
 ): ModelSettings | { readonly error: string } {
   const nonEmpty = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
-  const baseURL = nonEmpty(flags.baseUrl) ?? nonEmpty(env['OPENAI_BASE_URL']) ?? DEFAULT_BASE_URL;
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-  } catch {
-    return { error: `the base URL '${baseURL}' is not an http(s) URL; give the API root, e.g. ${DEFAULT_BASE_URL}` };
-  }
+  // `localhost:11434` (no scheme) is completed to http://localhost:11434/v1.
+  const read = readEndpointUrl(nonEmpty(flags.baseUrl) ?? nonEmpty(env['OPENAI_BASE_URL']) ?? DEFAULT_BASE_URL);
+  if (!read.ok) return { error: clause(read.error) };
+  const baseURL = read.url;
+  const url = new URL(baseURL);
   const model = nonEmpty(flags.model) ?? nonEmpty(env['PLANWISE_MODEL']);
   if (model === undefined) {
     return {

@@ -6,6 +6,8 @@
 import { DEFAULT_BUDGETS, type BudgetOverrides } from '../core/agent/budgets';
 import type { SessionConfig } from '../core/session/api';
 import { DEFAULT_PLANS_DIR } from '../core/plan/storeLayout';
+import { isPrivateHost, readEndpointUrl } from '../node/endpointUrl';
+import { clause } from '../node/messageText';
 
 export const CONFIG_SECTION = 'planwise';
 
@@ -187,23 +189,13 @@ function readBaseUrl(v: unknown, fallback: string, bad: (m: string) => void): st
     bad(`must be a URL such as https://api.openai.com/v1; got ${JSON.stringify(v)}. Using ${fallback}.`);
     return fallback;
   }
-  let url: URL;
-  try {
-    url = new URL(v.trim());
-  } catch {
-    bad(`"${v}" is not a URL; use one such as http://localhost:11434/v1. Using ${fallback}.`);
+  // `localhost:11434` (no scheme) is completed, not refused with "got localhost:".
+  const read = readEndpointUrl(v);
+  if (!read.ok) {
+    bad(`is not usable: ${clause(read.error)}. Using ${fallback}.`);
     return fallback;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    bad(`must start with http:// or https://; got "${url.protocol}". Using ${fallback}.`);
-    return fallback;
-  }
-  if (url.username !== '' || url.password !== '') {
-    // A key written into the URL would end up in settings files and logs.
-    bad(`must not contain a user name or password; store the key with "Planwise: Set API Key". Using ${fallback}.`);
-    return fallback;
-  }
-  return url.toString().replace(/\/+$/, '');
+  return read.url;
 }
 
 function readModel(v: unknown, fallback: string, required: boolean, bad: (m: string) => void): string {
@@ -313,23 +305,6 @@ export function toSessionConfig(
  * the LAN): such servers usually need no key, so none is demanded before starting.
  */
 export function isLocalEndpoint(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    host === '::1' ||
-    /^127\.\d+\.\d+\.\d+$/.test(host) ||
-    host === '0.0.0.0' ||
-    host === 'host.docker.internal' ||
-    host.endsWith('.local') ||
-    /^10\.\d+\.\d+\.\d+$/.test(host) ||
-    /^192\.168\.\d+\.\d+$/.test(host) ||
-    /^172\.(1[6-9]|2\d|3[01])\.\d+\.\d+$/.test(host)
-  );
+  const read = readEndpointUrl(baseUrl);
+  return read.ok && isPrivateHost(new URL(read.url).hostname);
 }

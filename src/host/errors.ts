@@ -4,6 +4,12 @@
  */
 import type { ModelError } from '../core/index';
 import type { SettingProblem } from './config';
+import { clause, prefixed, sentence } from '../node/messageText';
+
+/** A notification's text: "Planwise: " and the message, once, whatever the message starts with. */
+export function toastText(message: string): string {
+  return prefixed(message);
+}
 
 export type FixAction = 'Set API Key' | 'Open Settings' | 'Show Log';
 
@@ -43,43 +49,47 @@ export function adviceForModelError(
     case 'context_length':
       return {
         severity: 'error',
-        message: `${err.message} Planwise compacted the request and tried again; lower planwise.context.compactAtPercent or start a fresh session.`,
+        message: `${sentence(err.message)} Planwise compacted the request and tried again; lower planwise.context.compactAtPercent or start a fresh session.`,
         actions: ['Open Settings', 'Show Log'],
         setting: 'planwise.context.compactAtPercent',
       };
     case 'auth':
       return {
         severity: 'error',
+        // The engine's message already says what was refused and what to do: it is shown as it is.
         message: hasKey
-          ? `The model server at ${baseUrl} rejected the API key (${err.message}). Set a valid key.`
-          : `The model server at ${baseUrl} needs an API key. Set one with "Planwise: Set API Key".`,
+          ? sentence(err.message)
+          : `The model server at ${baseUrl} needs an API key. Set one with "Set API Key".`,
         actions: ['Set API Key', 'Open Settings'],
         setting: 'planwise.baseUrl',
       };
     case 'unreachable':
       return {
         severity: 'error',
-        message: `Planwise cannot reach the model server at ${baseUrl}: ${err.message}. Check that it runs, or change planwise.baseUrl.`,
+        // The client's message names the URL and says what to check; anything else gets the URL.
+        message: err.message.includes(baseUrl)
+          ? sentence(err.message)
+          : `Planwise cannot reach the model server at ${baseUrl}: ${clause(err.message)}. Check that it runs, or change planwise.baseUrl.`,
         actions: ['Open Settings', 'Show Log'],
         setting: 'planwise.baseUrl',
       };
     case 'bad_request':
       return {
         severity: 'error',
-        message: `The model server refused the request: ${err.message}. Check planwise.planningModel and planwise.buildModel.`,
+        message: `${sentence(err.message)} Check planwise.planningModel and planwise.buildModel.`,
         actions: ['Open Settings', 'Show Log'],
         setting: 'planwise.planningModel',
       };
     case 'rate_limited':
       return {
         severity: 'warning',
-        message: `The model server is rate-limiting Planwise: ${err.message}. Wait a moment and try again.`,
+        message: sentence(err.message),
         actions: ['Show Log'],
       };
     default:
       return {
         severity: 'error',
-        message: `The model request failed: ${err.message}`,
+        message: `The model request failed: ${sentence(clause(err.message))}`,
         actions: ['Show Log'],
       };
   }
@@ -97,10 +107,11 @@ export function adviceForMissingKey(baseUrl: string): Advice {
 export function adviceForSettings(problems: readonly SettingProblem[]): Advice | undefined {
   const first = problems[0];
   if (!first) return undefined;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  const n = problems.length - 1;
+  const more = n > 0 ? ` ${n} more setting${n > 1 ? 's have problems' : ' has a problem'}.` : '';
   return {
     severity: 'warning',
-    message: `Setting ${first.key} ${first.message}${more}`,
+    message: `Setting ${first.key} ${sentence(first.message)}${more}`,
     actions: ['Open Settings'],
     setting: first.key,
   };

@@ -13,6 +13,7 @@ import {
   RateLimitError,
 } from 'openai';
 import { ModelError } from '../core/agent/model';
+import { clause, parenthetical, sentence } from './messageText';
 import type { FiredTimeout } from './requestWatch';
 
 /** What an error message needs to name. */
@@ -130,7 +131,7 @@ export function connectionReason(err: unknown): string {
     }
     return undefined;
   };
-  return visit(err) ?? (deepest || 'the connection failed');
+  return visit(err) ?? (clause(deepest) || 'the connection failed');
 }
 
 /** The provider's own words from an API error, without the SDK's status prefix. */
@@ -185,7 +186,7 @@ export function formatWait(ms: number): string {
 export function retryAdvice(err: unknown, now: () => number = Date.now): RetryAdvice {
   if (err instanceof APIUserAbortError || err instanceof APIConnectionTimeoutError) return { retry: false };
   if (err instanceof APIConnectionError)
-    return { retry: true, reason: `the endpoint could not be reached (${connectionReason(err)})` };
+    return { retry: true, reason: `the endpoint could not be reached (${parenthetical(connectionReason(err))})` };
   if (!(err instanceof APIError) || err.status === undefined) return { retry: false };
   const header = err.headers?.get('x-should-retry');
   const retry =
@@ -213,10 +214,14 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
   }
   if (!(err instanceof APIError)) {
     const text = err instanceof Error ? err.message : String(err);
-    return new ModelError('server', `The request to the model '${model}' at ${baseURL} failed: ${text}`);
+    return new ModelError(
+      'server',
+      `The request to the model '${model}' at ${baseURL} failed: ${sentence(clause(text))}`,
+    );
   }
   const status = err.status;
-  const said = providerMessage(err);
+  // The provider's words sit inside our parentheses: flat, without their own final full stop.
+  const said = parenthetical(providerMessage(err)) || 'no details given';
   if (status === 400 || status === 413) {
     const text = bodyText(err);
     if (isContextOverflow(text)) {
@@ -296,16 +301,16 @@ export function streamError(err: unknown, ctx: ErrorContext): ModelError | undef
   if (err instanceof ModelError) return err;
   if (err instanceof APIUserAbortError) return abortedError();
   if (err instanceof APIError && !(err instanceof APIConnectionError) && err.status === undefined) {
-    const said = providerMessage(err);
+    const said = parenthetical(providerMessage(err)) || 'no details given';
     return new ModelError(
       isContextOverflow(bodyText(err)) ? 'context_length' : 'stream',
-      `The model provider reported an error mid-stream (model '${ctx.model}' at ${ctx.baseURL}): ${said}`,
+      `The model provider reported an error mid-stream (model '${ctx.model}' at ${ctx.baseURL}): ${said}.`,
     );
   }
   if (err instanceof SyntaxError) {
     return new ModelError(
       'stream',
-      `The model stream from ${ctx.baseURL} contained a data line that is not JSON (${err.message}). ` +
+      `The model stream from ${ctx.baseURL} contained a data line that is not JSON (${parenthetical(err.message)}). ` +
         'The endpoint may not be OpenAI-compatible, or a proxy altered the stream.',
     );
   }

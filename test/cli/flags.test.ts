@@ -106,9 +106,11 @@ describe('plan/resume flags and model settings', () => {
     assert.deepEqual(withNamed.keyVariables, ['OPENAI_API_KEY', 'MY_KEY']);
   });
 
-  it('rejects a base URL that is not http(s) and a bad retry count', () => {
-    const bad = resolveModelSettings(flags(['--base-url', 'localhost:11434']), { PLANWISE_MODEL: 'm' });
-    assert.ok('error' in bad && /is not an http\(s\) URL/.test(bad.error));
+  it('completes a base URL without a scheme, rejects one that is not http(s), and a bad retry count', () => {
+    const fixed = resolveModelSettings(flags(['--base-url', 'localhost:11434']), { PLANWISE_MODEL: 'm' });
+    assert.ok(!('error' in fixed) && fixed.baseURL === 'http://localhost:11434/v1');
+    const bad = resolveModelSettings(flags(['--base-url', 'ftp://localhost:11434']), { PLANWISE_MODEL: 'm' });
+    assert.ok('error' in bad && /must start with http:\/\/ or https:\/\//.test(bad.error));
     const retries = resolveModelSettings(flags([]), { PLANWISE_MODEL: 'm', PLANWISE_MODEL_RETRIES: 'many' });
     assert.ok('error' in retries && /PLANWISE_MODEL_RETRIES must be a whole number/.test(retries.error));
   });

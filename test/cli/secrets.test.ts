@@ -68,7 +68,7 @@ describe('the API key never leaks', () => {
       env: { ...NO_RETRIES, OPENAI_API_KEY: key },
     });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /rejected the API key \(401: Incorrect API key provided: \*\*\*\.\)/);
+    assert.match(r.stderr, /rejected the API key \(401: Incorrect API key provided: \*\*\*\)/);
     assert.ok(!r.stdout.includes(key) && !r.stderr.includes(key));
     // The error event went into the archive masked too.
     const archived = allFiles(ws.root).filter((f) => f.path.endsWith('.jsonl'));

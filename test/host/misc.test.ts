@@ -214,7 +214,7 @@ describe('small host pieces', () => {
       { key: 'planwise.contextWindow', message: 'is bad too' },
     ]);
     assert.equal(advice?.setting, 'planwise.baseUrl');
-    assert.match(advice?.message ?? '', /and 1 more problem\)$/);
+    assert.match(advice?.message ?? '', /is bad\. 1 more setting has a problem\.$/);
     assert.equal(adviceForSettings([]), undefined);
   });
 

@@ -46,7 +46,7 @@ describe('provider error wordings', () => {
     assert.equal(e.kind, 'auth');
     assert.match(
       e.message,
-      /rejected the API key \(400: API key not valid\. Please pass a valid API key\.\)\. Set the API key/,
+      /rejected the API key \(400: API key not valid\. Please pass a valid API key\)\. Set the API key/,
     );
   });
 

@@ -252,7 +252,7 @@ describe('OpenAIModelClient: provider stream quirks over HTTP', () => {
 
   it('passes on a mid-stream error given as a bare string', async () => {
     const r = await through(sse.turn(sse.text('x'), { error: 'context length exceeded' }));
-    assert.ok(isStreamError(/: context length exceeded$/)(r.error), String(r.error));
+    assert.ok(isStreamError(/: context length exceeded\.$/)(r.error), String(r.error));
   });
 
   it('reports a stream cut before it ended (socket destroyed) as ended early and emits nothing further', async () => {

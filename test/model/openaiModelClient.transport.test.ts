@@ -153,7 +153,7 @@ describe('OpenAIModelClient: transport', () => {
     const none = await collect(recordingClient(server.baseURL).client.stream(request));
     assertError(none.error, 'auth', /requires an API key and none is set.*Set the API key/);
     const wrong = await collect(recordingClient(server.baseURL, { apiKey: 'sk-wrong' }).client.stream(request));
-    assertError(wrong.error, 'auth', /rejected the API key \(401: Incorrect API key provided\.\)\. Set the API key/);
+    assertError(wrong.error, 'auth', /rejected the API key \(401: Incorrect API key provided\)\. Set the API key/);
     assert.equal((wrong.error as ModelError).status, 401);
     const right = await collect(recordingClient(server.baseURL, { apiKey: 'sk-right' }).client.stream(request));
     assert.equal(right.done?.content, 'welcome');

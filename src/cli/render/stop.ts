@@ -5,6 +5,7 @@
  * Failures go to stderr; the person's next step (the resume command) is always spelled out.
  */
 import type { LifecycleState, SessionStop } from '../../core/index';
+import { clause } from '../../node/messageText';
 import type { Printer } from './printer';
 import type { Redactor } from './redact';
 import type { Style } from './style';
@@ -56,9 +57,9 @@ export function reportStop(ctx: StopContext, stop: SessionStop, state: Lifecycle
       ctx.ui.line(`Cancelled.${planFile ? ` The plan stays at ${ctx.shown(planFile)}.` : ''}`);
       return EXIT_OK;
     case 'blocked': {
-      if (state === 'executing') return fail(ctx, `The build stopped before it finished: ${stop.reason}.`);
+      if (state === 'executing') return fail(ctx, `The build stopped before it finished: ${clause(stop.reason)}.`);
       const hint = stop.resumeId !== undefined ? ` Resume with: ${resumeCommand(stop.resumeId)}` : '';
-      return fail(ctx, `No valid plan came: ${stop.reason}.${hint}`);
+      return fail(ctx, `No valid plan came: ${clause(stop.reason)}.${hint}`);
     }
     case 'error':
       return fail(ctx, stop.message);

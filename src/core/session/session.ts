@@ -195,7 +195,7 @@ class PlanwiseSession implements Session {
       : this.archive
         ? `Resume is unavailable: the session archive could not be verified (${verified && !verified.ok ? verified.reason : 'unknown'}).`
         : 'Resume is unavailable: this run keeps no session archive.';
-    this.core.notice(`Planning is still active: ${reason}. ${how}`, 'warning');
+    this.core.notice(`Planning is still active: ${reason.replace(/[\s.]+$/, '')}. ${how}`, 'warning');
     return { kind: 'blocked', reason, ...(resume ? { resumeId: this.id } : {}) };
   }
 
