@@ -256,13 +256,9 @@ describe('plan store: reading (rules §4)', () => {
     const byStem = new Map(list.map((l) => [l.stem, l]));
     assert.deepEqual([...byStem.keys()].sort(), [a.stem, b.stem, 'broken'].sort());
     assert.equal(byStem.get('broken')?.valid, false);
-    assert.equal(byStem.get(a.stem)?.counts, undefined);
-    assert.deepEqual(byStem.get(b.stem)?.counts, {
-      pending: 3,
-      in_progress: 0,
-      completed: 0,
-      blocked: 0,
-      total: 3,
+    assert.equal(byStem.get(a.stem)?.progress, undefined);
+    assert.deepEqual(byStem.get(b.stem)?.progress, {
+      counts: { done: 0, inProgress: 0, pending: 3, blocked: 0, total: 3 },
       percent: 0,
     });
     assert.equal(byStem.get(b.stem)?.steps, 3);

@@ -5,7 +5,7 @@
  */
 import { mountPanel } from './panelHarness';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { createSession, parseTrackerFile, trackerCounts, type ThreadEvent } from '../../src/core/index';
 import { plansCommand } from '../../src/cli/commands/plans';
@@ -129,11 +129,11 @@ describe('one tracker count on every surface', () => {
     const out = new Sink();
     const io = { stdout: out, stderr: new Sink(), stdin: new PassThrough(), env: {}, cwd: ws.root };
     assert.equal(await plansCommand(['--json'], io), 0);
-    const listed = JSON.parse(out.text) as { progress: { percent: number } }[];
-    const fromPlans = listed[0]!.progress.percent;
+    const listed = JSON.parse(out.text) as { file: string; progress: { percent: number } }[];
+    const fromPlans = listed.find((p) => p.file === session.planFile)!.progress.percent;
 
-    const sidecar = readdirSync(ws.path('.vtcode/plans')).find((f) => f.endsWith('.tasks.md'))!;
-    const fromFile = trackerCounts(parseTrackerFile(readFileSync(ws.path(`.vtcode/plans/${sidecar}`), 'utf8'))).percent;
+    const sidecar = session.planFile!.replace(/\.md$/, '.tasks.md');
+    const fromFile = trackerCounts(parseTrackerFile(readFileSync(sidecar, 'utf8'))).percent;
 
     assert.deepEqual(
       { fromDom, fromStatus, fromPlans, fromFile },

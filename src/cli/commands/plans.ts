@@ -14,7 +14,9 @@ revisions and task-tracker progress.
 
 Options:
   --workspace DIR  workspace root (default: the current directory)
-  --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress}
+  --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress};
+                   progress is {counts: {done, inProgress, pending, blocked, total}, percent}, as in
+                   the tracker.updated event, or null
   -h, --help       show this help
 
 Exit status: 0, or 2 for a usage error or a workspace that does not exist.
@@ -26,12 +28,12 @@ function usageError(io: CliIO, message: string): number {
 }
 
 function progress(p: PlanListing): string {
-  if (!p.counts) return 'no tracker';
-  const c = p.counts;
-  const extra = [c.in_progress ? `${c.in_progress} in progress` : '', c.blocked ? `${c.blocked} blocked` : '']
+  if (!p.progress) return 'no tracker';
+  const c = p.progress.counts;
+  const extra = [c.inProgress ? `${c.inProgress} in progress` : '', c.blocked ? `${c.blocked} blocked` : '']
     .filter((s) => s.length > 0)
     .join(', ');
-  return `${c.completed}/${c.total} done (${c.percent}%)${extra ? `, ${extra}` : ''}`;
+  return `${c.done}/${c.total} done (${p.progress.percent}%)${extra ? `, ${extra}` : ''}`;
 }
 
 function table(plans: readonly PlanListing[]): string {
@@ -89,7 +91,7 @@ export const plansCommand: CliCommand = async (args, io) => {
       valid: p.valid,
       steps: p.steps,
       revisions: p.revisions,
-      progress: p.counts ?? null,
+      progress: p.progress ?? null,
     }));
     io.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;

@@ -17,11 +17,11 @@ import { embedTrackerBlock, extractTrackerBlock, stripTrackerBlock } from './tra
 import {
   parseTrackerFile,
   renderTrackerFile,
-  trackerCounts,
   trackerFromPlan,
+  trackerProgress,
   type TaskItem,
   type Tracker,
-  type TrackerCounts,
+  type TrackerProgress,
 } from './tracker';
 import {
   DEFAULT_PLANS_DIR,
@@ -75,8 +75,8 @@ export interface PlanListing {
   steps: number;
   revisions: number;
   mtimeMs: number;
-  /** Tracker progress, when the plan has a tracker. */
-  counts?: TrackerCounts;
+  /** Tracker progress (leaf counts and percent, as `tracker.updated` has them), when the plan has a tracker. */
+  progress?: TrackerProgress;
 }
 
 /** A rejected candidate kept for the next repair request. */
@@ -188,7 +188,7 @@ export class PlanStore {
         revisions: plan.revisions,
         mtimeMs: (await this.reader.stat(file))?.mtimeMs ?? 0,
       };
-      if (plan.tracker) listing.counts = trackerCounts(plan.tracker);
+      if (plan.tracker) listing.progress = trackerProgress(plan.tracker);
       out.push(listing);
     }
     return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.stem.localeCompare(a.stem));

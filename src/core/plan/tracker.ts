@@ -171,11 +171,14 @@ export function trackerCounts(t: Tracker): TrackerCounts {
   return counts;
 }
 
-/** The counts as `tracker.updated` carries them: the same leaf counts, under the event's names. */
-export function trackerProgress(t: Tracker): {
+/** A tracker's progress as every surface shows it (`tracker.updated`, `planwise plans --json`). */
+export interface TrackerProgress {
   counts: { done: number; inProgress: number; pending: number; blocked: number; total: number };
   percent: number;
-} {
+}
+
+/** The counts as `tracker.updated` carries them: the same leaf counts, under the event's names. */
+export function trackerProgress(t: Tracker): TrackerProgress {
   const c = trackerCounts(t);
   return {
     counts: { done: c.completed, inProgress: c.in_progress, pending: c.pending, blocked: c.blocked, total: c.total },
