@@ -14,11 +14,14 @@ import type {
   Interviewer,
   PlanApprovalRequest,
   PlanApprovalResponse,
+  ScopeChoice,
+  ScopeRequest,
 } from '../../src/core/lifecycle/ports';
 import type { Session, SessionConfig } from '../../src/core/session/api';
 import { createSession, resumeSession } from '../../src/core/session/session';
 import { systemClock } from '../../src/node/clock';
 import { FileArchiveStore } from '../../src/node/fileArchiveStore';
+import { FileCheckpointStore } from '../../src/node/fileCheckpointStore';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { OpenAIModelClient } from '../../src/node/openaiModelClient';
 import { NodeCommandRunner } from '../../src/node/processRunner';
@@ -33,6 +36,7 @@ export interface ScriptedPeople {
   commands: string[];
   planningProposals: string[];
   checks: { step: string; check: string }[];
+  scopeRequests: ScopeRequest[];
 }
 
 export interface HarnessOptions {
@@ -50,6 +54,10 @@ export interface HarnessOptions {
   workspace?: TempWorkspace;
   /** Transport retries of the model client (default 0; waits are skipped). */
   maxRetries?: number;
+  /** The session's checkpoint storage folder (default: none, so no checkpoints). */
+  checkpointsDir?: string;
+  /** The answer to each scope request (default: none, so the approver cannot ask). */
+  approveScope?: (request: ScopeRequest) => ScopeChoice;
 }
 
 export interface Harness {
@@ -75,6 +83,7 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
     commands: [],
     planningProposals: [],
     checks: [],
+    scopeRequests: [],
   };
   const events: ThreadEvent[] = [];
 
@@ -106,6 +115,14 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
             },
           }
         : {}),
+      ...(o.approveScope !== undefined
+        ? {
+            approveScope: async (request: ScopeRequest) => {
+              people.scopeRequests.push(request);
+              return o.approveScope!(request);
+            },
+          }
+        : {}),
       ...(o.signOffCheck !== undefined
         ? {
             signOffCheck: async (step: string, check: string) => {
@@ -129,6 +146,9 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
       interviewer,
       approver,
       archive: new FileArchiveStore(archiveDir),
+      ...(o.checkpointsDir !== undefined
+        ? { checkpoints: (id: string) => new FileCheckpointStore(o.checkpointsDir!, id) }
+        : {}),
     };
     const config: SessionConfig = { planningModel: 'scripted-model', trusted: true, ...o.config };
     return { deps, config };

@@ -7,6 +7,7 @@ import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../li
 import type { Usage } from '../agent/model';
 import type { ModelEventBody } from './modelEvents';
 import type { VerifyStatus } from '../verify/verifier';
+import type { BuildOutcome, ExecutionReport } from '../build/report';
 
 export type ItemKind =
   'user_message' | 'assistant_text' | 'reasoning' | 'tool_call' | 'tool_result' | 'plan' | 'interview' | 'notice';
@@ -168,6 +169,18 @@ export type ThreadEventBody =
       readonly duration_ms: number;
       readonly output: string;
       readonly origin: 'build' | 'person';
+    }
+  | {
+      /** The build's closing audit: the execution report, also written next to the plan. */
+      readonly type: 'plan.execution.completed';
+      readonly plan_file: string;
+      readonly report_file: string;
+      readonly outcome: BuildOutcome;
+      /** The run ended as done with every step completed. */
+      readonly complete: boolean;
+      readonly report: ExecutionReport;
+      /** The report as written to `report_file`; its first paragraph is the outcome summary. */
+      readonly markdown: string;
     }
   | { readonly type: 'state.changed'; readonly state: LifecycleState; readonly mode: 'plan' | 'build' }
   | { readonly type: 'progress'; readonly message: string }

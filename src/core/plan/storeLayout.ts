@@ -50,9 +50,9 @@ export function stemFromName(name: string): string {
   return stem;
 }
 
-/** True for a file name in the plans folder that is a plan (not a sidecar, temp file or draft). */
+/** True for a file name in the plans folder that is a plan (not a sidecar, execution report, temp file or draft). */
 export function isPlanFileName(name: string): boolean {
-  return name.endsWith('.md') && !name.endsWith('.tasks.md') && !name.startsWith('.');
+  return name.endsWith('.md') && !name.endsWith('.tasks.md') && !name.endsWith('.report.md') && !name.startsWith('.');
 }
 
 /** Three-digit (or wider) revision file name: 1 → `001.md`. */

@@ -11,6 +11,9 @@ import type { LifecycleState } from '../events/types';
 import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports';
 import type { Verifier } from '../verify/verifier';
 import type { AwaitingCheck } from './trackerView';
+import type { CheckpointStore } from '../build/ports';
+import type { ScopeMode } from '../build/scope';
+import type { ExecutionReport } from '../build/report';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
@@ -35,6 +38,11 @@ export interface SessionDeps {
   readonly verifier?: Verifier;
   /** Receives one line per notable engine event for the host's log; never secrets. */
   readonly log?: (line: string) => void;
+  /**
+   * The build's checkpoints of a session, in the session's storage (never the workspace).
+   * Absent: no checkpoints, so no Revert Build.
+   */
+  readonly checkpoints?: (sessionId: string) => CheckpointStore;
 }
 
 export interface SessionConfig {
@@ -65,6 +73,8 @@ export interface SessionConfig {
   readonly startAgent?: 'plan' | 'build';
   /** An explicit setting that decides the approval without asking (e.g. the CLI's `--approve`). */
   readonly autoDecision?: ApprovalDecision;
+  /** Build writes outside the approved plan's scope: `ask` (default), `record` or `strict`. */
+  readonly buildScope?: ScopeMode;
 }
 
 export interface Session {
@@ -107,6 +117,8 @@ export type SessionStop =
       readonly summary: string;
       /** Steps left in progress because a check awaits the person (a headless build lists them). */
       readonly awaitingChecks?: readonly AwaitingCheck[];
+      /** A build's closing audit (also in `plan.execution.completed`). */
+      readonly report?: ExecutionReport;
     }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'blocked'; readonly reason: string; readonly resumeId?: string }

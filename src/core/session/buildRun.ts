@@ -14,6 +14,9 @@ import type { SessionCore } from './core';
 import { awaitingChecks, emitTracker, openTracker } from './planningTurn';
 import type { SessionEffect } from './state';
 import { verifyingTracker } from './verifyGate';
+import type { BuildGuard } from '../build/guard';
+import type { BuildOutcome } from '../build/report';
+import { checkpointingTracker, closeBuild, openBuild, rescope } from './buildBinding';
 
 /** Replans followed within one approved run before the run stops and reports. */
 const MAX_REPLANS = 3;
@@ -63,10 +66,46 @@ export async function prepareHandoff(
   return { ok: true, handoff: { markdown: plan.markdown, tracker: opened.tracker, effects: opened.effects } };
 }
 
-export async function runBuild(
-  core: SessionCore,
-  handoff: { kind: 'execute' | 'fresh_context'; prepared: PreparedHandoff } | { kind: 'none'; task: string },
-): Promise<SessionStop> {
+type BuildHandoff = { kind: 'execute' | 'fresh_context'; prepared: PreparedHandoff } | { kind: 'none'; task: string };
+
+/**
+ * The build run bound to its plan (issue 16): a guard for the run's writes (scope, reads,
+ * checkpoints), and at the end (done, stopped or failed) the closing audit.
+ */
+export async function runBuild(core: SessionCore, handoff: BuildHandoff): Promise<SessionStop> {
+  const guard = openBuild(core, handoff.kind === 'none' ? undefined : handoff.prepared.markdown);
+  const signal = core.abort.signal;
+  const audited = handoff.kind !== 'none';
+  core.build = guard;
+  let stop: SessionStop;
+  try {
+    stop = await runBuildTurns(core, handoff, guard);
+  } catch (err) {
+    core.build = undefined;
+    const message = err instanceof Error ? err.message : String(err);
+    if (audited) await closeBuild(core, guard, signal.aborted ? 'stopped' : 'failed', message);
+    throw err;
+  }
+  core.build = undefined;
+  if (!audited) return stop;
+  const replan = guard.ledger.replanReason;
+  const [outcome, reason]: [BuildOutcome, string | undefined] =
+    stop.kind === 'completed'
+      ? replan !== undefined
+        ? ['stopped', `the person stopped the build to replan: ${replan}`]
+        : ['done', undefined]
+      : stop.kind === 'error'
+        ? ['failed', stop.message]
+        : stop.kind === 'blocked'
+          ? ['stopped', stop.reason]
+          : stop.kind === 'awaiting_approval'
+            ? ['stopped', 'a revised plan awaits approval']
+            : ['stopped', 'cancelled by the person'];
+  const report = await closeBuild(core, guard, outcome, reason);
+  return stop.kind === 'completed' && report ? { ...stop, report } : stop;
+}
+
+async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: BuildGuard): Promise<SessionStop> {
   const progress = (message: string) => core.bus.emit({ type: 'progress', message });
   const base = core.guards.config.loopsPerTurn;
   let firstMessage: string;
@@ -106,18 +145,21 @@ export async function runBuild(
     core.apply({ type: 'user_said', text: input });
     const inner = core.tracker ?? createTrackerHandle({ defaultTitle: 'Tasks' });
     const ask = core.deps.approver.signOffCheck;
-    const tracker = verifyingTracker(inner, {
-      verifier: core.verifier,
-      planFile: () => core.planFile ?? '',
-      required: core.config.requireVerifyToComplete !== false,
-      signal: core.abort.signal,
-      ...(core.config.interactive !== false && ask
-        ? {
-            askCheck: (step: string, check: string, signal?: AbortSignal) =>
-              ask.call(core.deps.approver, step, check, signal),
-          }
-        : {}),
-    });
+    const tracker = checkpointingTracker(
+      verifyingTracker(inner, {
+        verifier: core.verifier,
+        planFile: () => core.planFile ?? '',
+        required: core.config.requireVerifyToComplete !== false,
+        signal: core.abort.signal,
+        ...(core.config.interactive !== false && ask
+          ? {
+              askCheck: (step: string, check: string, signal?: AbortSignal) =>
+                ask.call(core.deps.approver, step, check, signal),
+            }
+          : {}),
+      }),
+      guard,
+    );
     const r = await runTurn(core.thread.messages, core.turnDeps('build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
     if (!r.final) return { kind: 'blocked', reason: r.stop?.reason ?? 'the build turn stopped early' };
@@ -134,6 +176,7 @@ export async function runBuild(
       }
       const opened = await openTracker(core, saved.stem, r.final.plan);
       core.apply({ type: 'plan_adopted', stem: saved.stem, file: saved.file }, ...opened.effects);
+      rescope(guard, r.final.plan, saved.file);
       emitTracker(core, opened.tracker);
       core.lifecycle({ type: 'plan_ready', planFile: saved.file }, turnId);
       // Outside an approved run the gate opens again ("proposed during execution").

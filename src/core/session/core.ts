@@ -19,6 +19,7 @@ import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
+import type { BuildGuard } from '../build/guard';
 import {
   BudgetState,
   PlanState,
@@ -47,6 +48,8 @@ export class SessionCore {
   private abortController = new AbortController();
   /** The engine's one verify runner and result store (the host's, when it hands one in). */
   readonly verifier: Verifier;
+  /** The running build's guard (scope, reads, checkpoints); set by `runBuild` for its run. */
+  build: BuildGuard | undefined;
   /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
   private pendingGate: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   private counter = 0;
@@ -196,6 +199,7 @@ export class SessionCore {
     return {
       ...base,
       ...(mode === 'build' ? { writer: d.editWriter ?? d.writer } : {}),
+      ...(mode === 'build' && this.build ? { build: this.build } : {}),
       interviewer: d.interviewer,
       approver: d.approver,
       interactive: this.config.interactive !== false,

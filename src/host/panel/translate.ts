@@ -173,11 +173,30 @@ export class EventTranslator {
         ];
       case 'context.compacted':
         return [this.notice(event.seq, 'info', compactedText(event))];
-      case 'error':
+      case 'plan.execution.completed':
+        // The build's final card: the engine's outcome summary and where the full report is.
         return [
-          this.notice(event.seq, 'error', event.message),
-          ...(event.recoverable ? [] : this.setLifecycle({ busy: false })),
+          this.notice(
+            event.seq,
+            event.complete ? 'info' : 'warning',
+            `Build ${event.outcome}${event.complete ? '' : ' (incomplete)'}. ${event.report.summary} Report: ${this.ctx.relativePath(event.report_file)}`,
+          ),
         ];
+      case 'review.thread.created':
+      case 'review.thread.replied':
+      case 'review.thread.outdated':
+      case 'review.thread.moved':
+      case 'review.thread.resolved':
+      case 'review.thread.reopened':
+      case 'review.requested':
+        return []; // shown as comment threads on the plan file (src/host/review)
+      case 'error': {
+        // The run that failed has ended: one notice, inline, with what the person can do next.
+        const id = noticeId(event.seq);
+        this.known.set(id, 'notice');
+        const item = { id, kind: 'notice', level: 'error', text: event.message, actions: ['retry', 'changeProvider'] };
+        return [{ op: 'item.add', item } as DeltaOp, ...this.setLifecycle({ busy: false })];
+      }
     }
   }
 
