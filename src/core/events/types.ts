@@ -6,6 +6,7 @@
 import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../lifecycle/ports';
 import type { Usage } from '../agent/model';
 import type { ModelEventBody } from './modelEvents';
+import type { ReviewEventBody } from './reviewEvents';
 import type { VerifyStatus } from '../verify/verifier';
 import type { BuildOutcome, ExecutionReport } from '../build/report';
 
@@ -187,7 +188,8 @@ export type ThreadEventBody =
   | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
   | { readonly type: 'thread.completed'; readonly thread_id: string }
   | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
-  | ModelEventBody;
+  | ModelEventBody
+  | ReviewEventBody;
 
 export type LifecycleState = 'idle' | 'planning' | 'awaiting_approval' | 'revising' | 'executing' | 'cancelled';
 

@@ -190,6 +190,14 @@ export class EventTranslator {
       case 'review.thread.reopened':
       case 'review.requested':
         return []; // shown as comment threads on the plan file (src/host/review)
+      case 'review.thread.created':
+      case 'review.thread.replied':
+      case 'review.thread.outdated':
+      case 'review.thread.moved':
+      case 'review.thread.resolved':
+      case 'review.thread.reopened':
+      case 'review.requested':
+        return []; // shown as comment threads on the plan file (src/host/review)
       case 'error': {
         // The run that failed has ended: one notice, inline, with what the person can do next.
         const id = noticeId(event.seq);

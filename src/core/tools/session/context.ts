@@ -8,12 +8,21 @@ import type { WorkspaceWriter } from '../../ports';
 import type { Approver, InterviewOutcome, InterviewQuestion, Interviewer } from '../../lifecycle/ports';
 import type { Tracker } from '../../plan/tracker';
 import type { TrackerAction } from '../../plan/trackerActions';
+import type { ReviewVerdict } from '../../plan/review';
 import type { ToolContext } from '../types';
 
 /** The session's live tracker. `apply` validates, persists through the plan store and emits `tracker.updated`. */
 export interface TrackerHandle {
   get(): Tracker | undefined;
   apply(action: TrackerAction): Promise<{ ok: true; tracker: Tracker } | { ok: false; error: string }>;
+}
+
+/** The review of the plan being revised: the planner answers the person's comment threads here. */
+export interface ReviewHandle {
+  reply(
+    id: string,
+    reply: { readonly body: string; readonly verdict: ReviewVerdict; readonly reason?: string },
+  ): Promise<{ ok: true; label: string } | { ok: false; error: string }>;
 }
 
 /** Per-session interview state, shared by every turn so a denial stays permanent. */
@@ -48,6 +57,8 @@ export interface AgentToolContext extends ToolContext {
   readonly interviewState?: InterviewState;
   /** Called after every interview that reached the person (answered or cancelled) or was denied. */
   readonly onInterview?: (record: InterviewRecord) => void;
+  /** The plan's review threads (`reply_to_review_comment`); absent before a plan exists. */
+  readonly review?: ReviewHandle;
   /** `run_command` timeout; default `RUN_COMMAND_DEFAULT_TIMEOUT_MS`. */
   readonly commandTimeoutMs?: number;
 }
@@ -65,6 +76,7 @@ const NEEDS = {
   onStartPlanning: 'a way to ask the person about re-entering planning',
   interviewState: 'the session interview state, so a denial could not be remembered',
   interactive: 'the interactive flag (whether a person can answer)',
+  review: 'plan review, so there are no comment threads to answer here',
 } as const;
 
 export type AgentNeed = keyof typeof NEEDS;
