@@ -13,6 +13,7 @@ export * from './webviewMessages';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
 export { renderPanelHtml, type PanelHtmlOptions } from './panelHtml';
+export { formatAgo } from './ago';
 
 export type ParseResult<T> = { ok: true; msg: T } | { ok: false; error: string };
 

@@ -5,7 +5,14 @@
  * "Awaiting your check" on a step that waits for the person. Relative times refresh every minute.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { Tracker, TrackerNode, TrackerStatus, VerifyEntryView, VerifyResult } from '../../src/protocol';
+import {
+  formatAgo,
+  type Tracker,
+  type TrackerNode,
+  type TrackerStatus,
+  type VerifyEntryView,
+  type VerifyResult,
+} from '../../src/protocol';
 import { usePanel, useUiState } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
@@ -33,12 +40,7 @@ function useNow(intervalMs: number): number {
 }
 
 export function describeAge(at: number, now: number): string {
-  const s = Math.max(0, Math.round((now - at) / 1000));
-  if (s < 45) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  return h < 24 ? `${h} h ago` : `${Math.round(h / 24)} d ago`;
+  return formatAgo(now - at);
 }
 
 export function describeVerify(v: VerifyResult, now: number): { text: string; ok: boolean } {

@@ -7,7 +7,10 @@
  */
 import type { VerifyRecord } from '../../core/index';
 import { validatePlan } from '../../core/index';
+import { formatAgo } from '../../protocol';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
+
+export { formatAgo };
 
 export interface LensInput {
   readonly markdown: string;
@@ -38,17 +41,6 @@ export interface LensSpec {
   readonly title: string;
   readonly tooltip?: string;
   readonly action: LensAction;
-}
-
-export function formatAgo(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 10) return 'just now';
-  if (s < 60) return `${s} s ago`;
-  const min = Math.round(s / 60);
-  if (min < 60) return `${min} min ago`;
-  const h = Math.round(min / 60);
-  if (h < 24) return `${h} h ago`;
-  return `${Math.round(h / 24)} d ago`;
 }
 
 /** "✓ passed 2 min ago", "✗ exit 1 · just now", "✗ timed out · 5 min ago", "running…". */
