@@ -18,6 +18,7 @@ import { systemClock } from '../node/clock';
 import { readEndpointUrl } from '../node/endpointUrl';
 import { clause } from '../node/messageText';
 import { FileArchiveStore } from '../node/fileArchiveStore';
+import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';
 import { OpenAIModelClient } from '../node/openaiModelClient';
 import { NodeCommandRunner } from '../node/processRunner';
@@ -51,6 +52,8 @@ export interface RunFlags {
   readonly idleTimeout?: number;
   /** Compact the request view past this share of the context window, in percent. */
   readonly compactAt?: number;
+  /** `--strict-scope`: refuse build writes outside the plan's scope (else ask on a terminal, record headless). */
+  readonly strictScope?: boolean;
   readonly verbose: boolean;
   readonly positionals: readonly string[];
 }
@@ -242,6 +245,8 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     interviewer,
     approver,
     archive: redactingArchive(archive, redact),
+    // Build checkpoints beside the session archive (never in the workspace's files or git).
+    checkpoints: (id) => new FileCheckpointStore(archiveDir, id),
     ...(log ? { log } : {}),
   };
   const autoDecision: ApprovalDecision | undefined = flags.approve === 'revise' ? undefined : flags.approve;
@@ -255,6 +260,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     ...(flags.allowCommands.length > 0 ? { buildAllowList: flags.allowCommands } : {}),
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
     ...(flags.compactAt !== undefined ? { compactAtPercent: flags.compactAt } : {}),
+    buildScope: flags.strictScope ? 'strict' : interactive ? 'ask' : 'record',
   };
 
   return {

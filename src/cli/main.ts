@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'plan a task read-only, then approve and build it (on a terminal)',
     load: async () => (await import('./commands/plan')).planCommand,
   },
+  revert: {
+    summary: "undo a build: restore the files it touched (or go back to a step's checkpoint)",
+    load: async () => (await import('./commands/revert')).revertCommand,
+  },
   resume: {
     summary: 'resume a session: decide a pending plan, or answer the planner',
     load: async () => (await import('./commands/resume')).resumeCommand,

@@ -111,7 +111,9 @@ describe('the built planwise binary', function () {
     assert.equal(server.requests.length, 1, 'resuming asked the model nothing');
     second.proc.stdin.end('1\n');
     const { code } = await second.exited;
-    assert.equal(code, 0, second.err());
+    // No step was marked completed, so the build ends incomplete (exit 1; the execution report lists it).
+    assert.equal(code, 1, second.err());
+    assert.match(second.err(), /The build ended with 1 step incomplete/);
     assert.equal(readFileSync(ws.path('notes.txt'), 'utf8'), 'notes\n');
     assert.match(second.out(), /✓ Build finished\./);
     const archive = readFileSync(ws.path(`.vtcode/sessions/${id}.jsonl`), 'utf8');

@@ -30,7 +30,8 @@ describe('planwise resume', () => {
 
     // Interactive resume: the same gate, "1" implements.
     const go = await runCli(['resume', id, '--interactive', ...s.args], { env: NO_RETRIES, stdin: ['1'] });
-    assert.equal(go.code, 0, go.stderr);
+    // No step was marked completed, so the build ends incomplete (exit 1; the execution report lists it).
+    assert.equal(go.code, 1, go.stderr);
     assert.match(go.stdout, /Implement this plan\? Add notes/);
     assert.equal(readFileSync(planFile, 'utf8'), planText);
     assert.equal(readFileSync(s.ws.path('notes.txt'), 'utf8'), 'notes\n');

@@ -41,6 +41,8 @@ Run options:
                          or cancel; revise asks for one revision, then the gate opens as usual
   --allow-command CMD    a build command to run without asking (exact, or a prefix ending in *); repeatable
   --untrusted            treat the workspace as untrusted (stricter command rules)
+  --strict-scope         refuse build writes outside the approved plan's files (default: ask on a
+                         terminal; headless runs allow them and list them in the execution report)
   --verbose              log transport and lifecycle details to stderr
   -h, --help             show this help
 
@@ -55,8 +57,9 @@ at the approval gate, prints the plan's path and exits; decide later with 'planw
 
 ${MODEL_OPTIONS}
 
-Exit status: 0 plan saved (or built, or cancelled by you), 1 no valid plan or the model could not be
-reached, 2 usage error.
+Exit status: 0 plan saved (or built with every step completed, or cancelled by you), 1 no valid plan,
+the model could not be reached, or the build ended with steps incomplete (the execution report lists
+them), 2 usage error.
 `;
 
 const APPROVE_VALUES: Readonly<Record<string, ApprovalDecision>> = {
@@ -159,6 +162,9 @@ export function parseRunFlags(args: readonly string[]): Parsed {
         break;
       case '--untrusted':
         f.untrusted = true;
+        break;
+      case '--strict-scope':
+        f.strictScope = true;
         break;
       case '--verbose':
         f.verbose = true;

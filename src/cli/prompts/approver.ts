@@ -6,7 +6,14 @@
  * Leaving the gate without an answer (end of input, Ctrl-C) keeps the plan pending: `onDetach`
  * tells the command, which reports how to resume; the session archive already holds the gate.
  */
-import type { Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/index';
+import type {
+  Approver,
+  LimitKind,
+  PlanApprovalRequest,
+  PlanApprovalResponse,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 import { parseGateAnswer, printGate } from './gate';
@@ -79,6 +86,33 @@ export class TerminalApprover implements Approver {
     const yes = /^\s*y(es)?\s*$/i.test(typed ?? '');
     this.printer.line(this.style.dim(yes ? '  approved' : '  not run'));
     return yes;
+  }
+
+  /** A build write outside the approved plan's scope: allow this file, allow for the build, or stop and replan. */
+  async approveScope(request: ScopeRequest): Promise<ScopeChoice> {
+    const step = request.step !== undefined ? ` (step ${request.step})` : '';
+    this.printer.line(
+      this.style.bold(`? The build agent wants to ${request.action} ${request.path}${step}, outside the plan's scope:`),
+    );
+    this.printer.line(this.style.dim(`    plan scope: ${request.scope.join(', ') || '(no files)'}`));
+    for (;;) {
+      const typed = await this.input.ask(
+        '  1) allow this file  2) allow for the rest of this build  3) stop and replan: ',
+      );
+      const t = (typed ?? '').trim().toLowerCase();
+      const choice: ScopeChoice | undefined =
+        t === '1' ? 'allow_file' : t === '2' ? 'allow_build' : t === '3' || t === '' ? 'replan' : undefined;
+      if (choice) {
+        const said = {
+          allow_file: 'allowed for this file',
+          allow_build: 'allowed for the rest of this build',
+          replan: 'stopping to replan',
+        };
+        this.printer.line(this.style.dim(`  ${said[choice]}`));
+        return choice;
+      }
+      this.printer.line(this.style.yellow(`  '${t}' is not 1, 2 or 3.`));
+    }
   }
 
   /** A check of a step the build agent finished: the person says whether it holds. */

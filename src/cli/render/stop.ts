@@ -43,8 +43,7 @@ export function reportStop(ctx: StopContext, stop: SessionStop, state: Lifecycle
   switch (stop.kind) {
     case 'awaiting_approval':
       return reportPending(ctx, stop.planFile);
-    case 'completed':
-      ctx.ui.line(ctx.style.green(`Done (session ${ctx.id}).`));
+    case 'completed': {
       for (const w of stop.awaitingChecks ?? []) {
         ctx.ui.line(
           ctx.style.yellow(
@@ -52,7 +51,16 @@ export function reportStop(ctx: StopContext, stop: SessionStop, state: Lifecycle
           ),
         );
       }
+      const left = stop.report && !stop.report.complete ? stop.report.incomplete.length : 0;
+      if (left > 0) {
+        return fail(
+          ctx,
+          `The build ended with ${left} step${left === 1 ? '' : 's'} incomplete (session ${ctx.id}): the execution report lists ${left === 1 ? 'it' : 'them'}. Undo the build with: planwise revert ${ctx.id}`,
+        );
+      }
+      ctx.ui.line(ctx.style.green(`Done (session ${ctx.id}).`));
       return EXIT_OK;
+    }
     case 'cancelled':
       ctx.ui.line(`Cancelled.${planFile ? ` The plan stays at ${ctx.shown(planFile)}.` : ''}`);
       return EXIT_OK;

@@ -119,6 +119,12 @@ export class TranscriptRenderer {
       case 'context.compacted':
         this.line(this.style.dim(`↺ ${compactedLine(e)}`));
         break;
+      case 'plan.execution.completed':
+        // The closing audit, as written next to the plan.
+        this.line('');
+        for (const line of e.markdown.trimEnd().split('\n')) this.line(line);
+        this.line(this.style.dim(`(written to ${this.shown(e.report_file)})`));
+        break;
       // The command reports a failed run once, when it ends (see stop.ts); state changes, turn
       // boundaries and usage have no line of their own.
       case 'error':

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { sse } from '../support/scriptedServer';
+import { planResponse, samplePlan } from '../support/sessionHarness';
+import { NO_RETRIES, runCli, sessionIdOf, useCliScene } from './cliHarness';
+
+describe('planwise plan --non-interactive --approve execute: the closing audit, and planwise revert', () => {
+  const { setup } = useCliScene();
+  const plan = samplePlan('Say hello', 'src/greet.ts', 'grep -q hello src/greet.ts');
+  const files = { 'src/greet.ts': "export const greeting = 'hi';\n", 'README.md': '# demo\n' };
+
+  it('prints the report and exits 0 when every step completed; revert restores the tree byte for byte', async () => {
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([
+          { name: 'edit_file', args: { path: 'src/greet.ts', old_text: "'hi'", new_text: "'hello'" } },
+          { name: 'write_file', args: { path: 'src/extra.ts', content: 'export const extra = 1;\n' } },
+        ]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Changed the greeting to hello.'),
+      ],
+      files,
+    );
+    const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'say hello'], {
+      env: NO_RETRIES,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /# Execution report: Say hello\n\nChanged 2 files \(\+2 −1\): src\/greet\.ts, src\/extra\.ts\./,
+    );
+    assert.match(
+      r.stdout,
+      /## Out-of-scope changes\n\n- src\/extra\.ts \(create\): allowed by recorded \(scope mode record\)/,
+    );
+    assert.match(r.stdout, /\(written to \.vtcode\/plans\/.*\.report\.md\)/);
+    assert.match(r.stdout, /Done \(session /);
+
+    const id = sessionIdOf(r.stdout);
+    const revert = await runCli(['revert', '--workspace', s.ws.root, id]);
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.match(revert.stdout, /-export const greeting = 'hello';\n\+export const greeting = 'hi';/);
+    assert.match(
+      revert.stdout,
+      /Reverted to its state before the build: restored src\/greet\.ts; removed src\/extra\.ts\./,
+    );
+    assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), files['src/greet.ts']);
+    assert.equal(existsSync(s.ws.path('src/extra.ts')), false);
+    assert.equal(readFileSync(s.ws.path('README.md'), 'utf8'), files['README.md']);
+    const again = await runCli(['revert', '--workspace', s.ws.root, id]);
+    assert.equal(again.code, 0);
+    assert.match(again.stdout, /Nothing to revert/);
+  });
+
+  it('exits 1 when the build ended with a step incomplete, and says so', async () => {
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([
+          { name: 'write_file', args: { path: 'src/greet.ts', content: "export const greeting = 'hey';\n" } },
+        ]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Tried.'),
+      ],
+      files,
+    );
+    const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'say hello'], {
+      env: NO_RETRIES,
+    });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /## Steps left incomplete\n\n- 1\. Add the greet function: verify `grep -q hello src\/greet\.ts` failed \(exit 1\)/,
+    );
+    assert.match(r.stderr, /The build ended with 1 step incomplete .* planwise revert /);
+  });
+
+  it('--strict-scope refuses out-of-scope writes headless; revert --to-step of a step that never completed says so', async () => {
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([{ name: 'write_file', args: { path: 'src/extra.ts', content: 'x\n' } }]),
+        sse.textTurn('Stayed in scope.'),
+      ],
+      files,
+    );
+    const r = await runCli(
+      ['plan', '--non-interactive', '--approve', 'execute', '--strict-scope', ...s.args, 'say hello'],
+      { env: NO_RETRIES },
+    );
+    assert.equal(r.code, 1);
+    assert.equal(existsSync(s.ws.path('src/extra.ts')), false);
+    const tool = s.server.requests[2]!.body.messages.find((m) => m['role'] === 'tool') as { content: string };
+    assert.match(tool.content, /scope mode is strict.*propose a revised plan/s);
+    const id = sessionIdOf(r.stdout);
+    const revert = await runCli(['revert', '--workspace', s.ws.root, '--to-step', '1', id]);
+    assert.equal(revert.code, 2);
+    assert.match(revert.stderr, /no build checkpoints|step 1 never completed/);
+  });
+
+  it('revert asks nothing without a terminal, and reverts a file the person changed after the build', async () => {
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([{ name: 'edit_file', args: { path: 'src/greet.ts', old_text: "'hi'", new_text: "'hello'" } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Done.'),
+      ],
+      files,
+    );
+    const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'x'], { env: NO_RETRIES });
+    assert.equal(r.code, 0, r.stderr);
+    writeFileSync(s.ws.path('src/greet.ts'), 'mine\n');
+    const revert = await runCli(['revert', '--workspace', s.ws.root, sessionIdOf(r.stdout)]);
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.match(
+      revert.stdout,
+      /! src\/greet\.ts was changed after the build; reverting it too \(no terminal to ask\)/,
+    );
+    assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), files['src/greet.ts']);
+  });
+});
