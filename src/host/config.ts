@@ -43,6 +43,8 @@ export interface PlanwiseSettings {
   readonly requireVerifyToComplete: boolean;
   readonly buildCommandAllowList: readonly string[];
   readonly defaultAgent: 'plan' | 'build';
+  /** Build writes outside the approved plan's scope: ask, record (allow and report) or strict (refuse). */
+  readonly build: { readonly scope: 'ask' | 'record' | 'strict' };
 }
 
 export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
@@ -68,6 +70,7 @@ export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
   requireVerifyToComplete: true,
   buildCommandAllowList: Object.freeze([]) as readonly string[],
   defaultAgent: 'plan',
+  build: Object.freeze({ scope: 'ask' }),
 }) as PlanwiseSettings;
 
 /** Every setting key (without the `planwise.` prefix), as contributed in package.json. */
@@ -91,6 +94,7 @@ export const SETTING_KEYS = [
   'requireVerifyToComplete',
   'buildCommandAllowList',
   'defaultAgent',
+  'build.scope',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -109,6 +113,7 @@ export const RESTRICTED_SETTING_KEYS: readonly SettingKey[] = [
   'buildCommandAllowList',
   'defaultAgent',
   'requireVerifyToComplete',
+  'build.scope',
 ];
 
 export interface SettingProblem {
@@ -178,6 +183,7 @@ export function readSettings(get: SettingGetter): ReadSettings {
       ),
       buildCommandAllowList: readAllowList(get('buildCommandAllowList'), (m) => bad('buildCommandAllowList', m)),
       defaultAgent: readAgent(get('defaultAgent'), d.defaultAgent, (m) => bad('defaultAgent', m)),
+      build: { scope: readScope(get('build.scope'), d.build.scope, (m) => bad('build.scope', m)) },
     },
     problems,
   };
@@ -263,6 +269,17 @@ function readAgent(v: unknown, fallback: 'plan' | 'build', bad: (m: string) => v
   return fallback;
 }
 
+function readScope(
+  v: unknown,
+  fallback: PlanwiseSettings['build']['scope'],
+  bad: (m: string) => void,
+): PlanwiseSettings['build']['scope'] {
+  if (v === undefined || v === null) return fallback;
+  if (v === 'ask' || v === 'record' || v === 'strict') return v;
+  bad(`must be "ask", "record" or "strict"; got ${JSON.stringify(v)}. Using "${fallback}".`);
+  return fallback;
+}
+
 /** The budget overrides the engine takes. */
 export function budgetOverrides(b: BudgetSettings): BudgetOverrides {
   return {
@@ -295,6 +312,7 @@ export function toSessionConfig(
     buildAllowList: s.buildCommandAllowList,
     interactive: true,
     startAgent: s.defaultAgent,
+    buildScope: s.build.scope,
     ...(extra.home !== undefined ? { home: extra.home } : {}),
   };
   return Object.defineProperty(config, 'trusted', { get: trusted, enumerable: true }) as SessionConfig;
