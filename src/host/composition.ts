@@ -159,8 +159,11 @@ export function composeHost(shared: SharedParts): Host {
     apiKey: () => keys.get(),
     observer: {
       debug: (line) => log.debug(line),
-      onError: (err) =>
-        showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider)),
+      // The panel shows the failure inline with Retry; a toast only when the panel is not in view.
+      onError: (err) => {
+        if (panel.visible) return;
+        showAdvice(adviceForModelError(err, config.settings.baseUrl, keys.known.length > 0, config.settings.provider));
+      },
       onRetry: (e) => countdown.show(e),
       onSettled: () => countdown.hide(),
     },
@@ -193,6 +196,9 @@ export function composeHost(shared: SharedParts): Host {
     showAdvice,
     focusPanel: async () => {
       await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
+    },
+    changeProvider: async () => {
+      await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:planwise.planwise');
     },
     async currentPlan() {
       const fromSession = controller.current?.planFile;

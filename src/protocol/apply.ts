@@ -14,7 +14,7 @@ const PATCHABLE: Record<TranscriptItem['kind'], readonly (keyof ItemPatch)[]> = 
   tool_call: ['argsSummary', 'verdict'],
   tool_result: ['ok', 'bytes', 'preview'],
   plan: ['markdown', 'file', 'revision', 'valid', 'streaming'],
-  notice: ['text', 'level'],
+  notice: ['text', 'level', 'actions'],
 };
 
 /** Index of the item with `id`, searching from the end (streaming items are nearly always last). */

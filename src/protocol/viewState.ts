@@ -68,7 +68,16 @@ export const PlanItemSchema = z.object({
   valid: z.boolean(),
   streaming: z.boolean(),
 });
-export const NoticeItemSchema = z.object({ id, kind: z.literal('notice'), level: NoticeLevelSchema, text: z.string() });
+/** What a failed request's notice offers: send the person's message again, or open the provider setup. */
+export const NoticeActionSchema = z.enum(['retry', 'changeProvider']);
+export const NoticeItemSchema = z.object({
+  id,
+  kind: z.literal('notice'),
+  level: NoticeLevelSchema,
+  text: z.string(),
+  /** Buttons under the notice; a used Retry is patched away (an empty list). */
+  actions: z.array(NoticeActionSchema).optional(),
+});
 
 export const TranscriptItemSchema = z.discriminatedUnion('kind', [
   UserItemSchema,
@@ -98,6 +107,7 @@ export const ItemPatchSchema = z
     revision: count,
     valid: z.boolean(),
     level: NoticeLevelSchema,
+    actions: z.array(NoticeActionSchema),
   })
   .partial()
   .strict();
@@ -286,6 +296,7 @@ export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 export type ToolResultItem = z.infer<typeof ToolResultItemSchema>;
 export type PlanItem = z.infer<typeof PlanItemSchema>;
 export type NoticeItem = z.infer<typeof NoticeItemSchema>;
+export type NoticeAction = z.infer<typeof NoticeActionSchema>;
 export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;
 export type TranscriptItemKind = TranscriptItem['kind'];
 export type ItemPatch = z.infer<typeof ItemPatchSchema>;

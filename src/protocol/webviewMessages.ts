@@ -74,6 +74,10 @@ export const CompareRevisionsMessageSchema = z.object({ type: z.literal('compare
 export const ResumeMessageSchema = z.object({ type: z.literal('resume'), sessionId: z.string().min(1).max(200) });
 /** Runs the host's "Set API Key" command (the key is entered in VS Code, never in the webview). */
 export const SetApiKeyMessageSchema = z.object({ type: z.literal('setApiKey') });
+/** Retry on a failed request's notice: the host sends the person's last message again. */
+export const RetryMessageSchema = z.object({ type: z.literal('retry'), noticeId: z.string().min(1).max(200) });
+/** Change provider on a failed request's notice, or the header's provider label: the setup card. */
+export const ChangeProviderMessageSchema = z.object({ type: z.literal('changeProvider') });
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   ReadyMessageSchema,
@@ -91,6 +95,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   CompareRevisionsMessageSchema,
   ResumeMessageSchema,
   SetApiKeyMessageSchema,
+  RetryMessageSchema,
+  ChangeProviderMessageSchema,
 ]);
 
 export type InterviewAnswer = z.infer<typeof InterviewAnswerSchema>;

@@ -125,7 +125,14 @@ describe('session controller', () => {
     const stop = await controller.start('task');
     assert.deepEqual(stop, { kind: 'error', message: 'socket hang up' });
     assert.deepEqual(errors, ['socket hang up']);
-    assert.match(texts(hub).at(-1)!, /Planwise stopped: socket hang up/);
+    assert.equal(texts(hub).at(-1), 'socket hang up');
+    assert.deepEqual(hub.state.transcript.at(-1), {
+      id: hub.state.transcript.at(-1)!.id,
+      kind: 'notice',
+      level: 'error',
+      text: 'socket hang up',
+      actions: ['retry', 'changeProvider'],
+    });
   });
 
   it('sends composer text to the live session and starts a new one when the last ended', async () => {

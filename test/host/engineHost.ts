@@ -13,7 +13,7 @@ import { FileArchiveStore } from '../../src/node/fileArchiveStore';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { createSearcher } from '../../src/node/ripgrepSearcher';
-import { DEFAULT_SETTINGS } from '../../src/host/config';
+import { DEFAULT_SETTINGS, type PlanwiseSettings } from '../../src/host/config';
 import { PanelHub } from '../../src/host/panel/hub';
 import { EventTranslator } from '../../src/host/panel/translate';
 import { HostApprover } from '../../src/host/prompts/hostApprover';
@@ -43,7 +43,13 @@ export interface EngineHost {
 
 export async function startEngineHost(
   script: Script,
-  opts: { files?: Record<string, string>; archiveDir?: string; ws?: TempWorkspace } = {},
+  opts: {
+    files?: Record<string, string>;
+    archiveDir?: string;
+    ws?: TempWorkspace;
+    /** Settings over the defaults, read at every use (a test may change them mid-session). */
+    settings?: () => Partial<PlanwiseSettings>;
+  } = {},
 ): Promise<EngineHost> {
   const server = await ScriptedServer.start(script);
   const ws = opts.ws ?? makeTempWorkspace(opts.files ?? { 'README.md': '# demo\n' });
@@ -73,7 +79,12 @@ export async function startEngineHost(
       archive: new FileArchiveStore(archiveDir),
       log: (l) => logs.push(l),
     }),
-    settings: () => ({ ...DEFAULT_SETTINGS, baseUrl: server.baseURL, planningModel: 'scripted-model' }),
+    settings: () => ({
+      ...DEFAULT_SETTINGS,
+      baseUrl: server.baseURL,
+      planningModel: 'scripted-model',
+      ...opts.settings?.(),
+    }),
     trusted: () => true,
     apiKey: async () => undefined,
     observer: { debug: (l) => logs.push(l), onError: (e) => logs.push(`model error: ${String(e)}`) },

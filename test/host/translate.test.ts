@@ -282,16 +282,19 @@ describe('engine events → panel deltas', () => {
     assert.equal(h.state.tracker?.percent, 0);
   });
 
-  it('turns errors into error notices and unrecoverable ones end the busy state', () => {
-    const h = harness();
-    h.emit({ type: 'turn.started', turn_id: 't' }, { type: 'error', message: 'model unreachable', recoverable: false });
-    assert.equal(h.state.lifecycle.busy, false);
-    assert.deepEqual(h.state.transcript.at(-1), {
-      id: 'host-notice-2',
-      kind: 'notice',
-      level: 'error',
-      text: 'model unreachable',
-    });
+  it('turns an error into one error notice with Retry and Change provider, and ends the busy state', () => {
+    for (const recoverable of [false, true]) {
+      const h = harness();
+      h.emit({ type: 'turn.started', turn_id: 't' }, { type: 'error', message: 'model unreachable', recoverable });
+      assert.equal(h.state.lifecycle.busy, false, 'the run that failed has ended');
+      assert.deepEqual(h.state.transcript.at(-1), {
+        id: 'host-notice-2',
+        kind: 'notice',
+        level: 'error',
+        text: 'model unreachable',
+        actions: ['retry', 'changeProvider'],
+      });
+    }
   });
 
   it('summarises answered questions as one notice', () => {

@@ -3,6 +3,7 @@ import type { TranscriptItem } from '../../src/protocol';
 import { Icon } from '../ui/Icon';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
+import { NoticeActions } from './NoticeActions';
 import { RichText } from './RichText';
 import { pure } from '../pure';
 
@@ -114,6 +115,7 @@ function ItemView({ item }: { item: TranscriptItem }) {
       return (
         <div class={`pw-item pw-notice pw-level-${item.level}`} role={item.level === 'info' ? 'status' : 'alert'}>
           <Icon name={NOTICE_ICON[item.level]} /> <span>{item.text}</span>
+          <NoticeActions item={item} />
         </div>
       );
   }

@@ -76,5 +76,11 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
     async setApiKey() {
       await vscode.commands.executeCommand(COMMANDS.setApiKey);
     },
+    async retry(noticeId) {
+      s.controller.retry(noticeId).catch((err: unknown) => reportStartError(s, err));
+    },
+    async changeProvider() {
+      await s.changeProvider();
+    },
   };
 }

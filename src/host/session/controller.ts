@@ -44,6 +44,8 @@ export class SessionController {
   private counter = 0;
   private readonly listeners = new Set<() => void>();
   private readonly standing = new Map<string, PanelNotice>();
+  /** The person's last message and whether it started the session: what Retry sends again. */
+  private lastInput: { text: string; started: boolean } | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
 
@@ -83,10 +85,37 @@ export class SessionController {
       this.notice('warning', 'Planwise is still working on the current request. Stop it first, then start again.');
       return undefined;
     }
-    const session = await this.deps.engine.create();
+    this.lastInput = { text: task, started: true };
+    let session: Session;
+    try {
+      session = await this.deps.engine.create();
+    } catch (err) {
+      // No session (no key, no model): the message still shows, with the error and Retry under it.
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.log.error('the session could not start', err);
+      this.echo(task);
+      this.failed(message);
+      return { kind: 'error', message };
+    }
     this.adopt(session, mode);
     this.echo(task);
     return this.track(session.start(task, { mode }));
+  }
+
+  /**
+   * Retry on a failed request's notice: the person's last message is sent again, with the
+   * settings as they are now (a fresh session when it was the task that failed).
+   */
+  async retry(noticeId: string): Promise<SessionStop | undefined> {
+    const last = this.lastInput;
+    if (!last || this.isBusy) return undefined;
+    this.deps.hub.update([{ op: 'item.patch', id: noticeId, patch: { actions: [] } }]);
+    const session = this.session;
+    if (last.started || !session || session.state === 'idle' || session.state === 'cancelled') {
+      return this.start(last.text);
+    }
+    this.lastInput = { text: last.text, started: false };
+    return this.track(session.submit(last.text));
   }
 
   async resume(sessionId: string): Promise<void> {
@@ -117,6 +146,7 @@ export class SessionController {
     if (!session || session.state === 'idle' || session.state === 'cancelled') {
       return this.start(text);
     }
+    this.lastInput = { text, started: false };
     this.echo(text);
     return this.track(session.submit(text));
   }
@@ -226,7 +256,7 @@ export class SessionController {
       (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
         this.deps.log.error('the session failed', err);
-        this.notice('error', `Planwise stopped: ${message}`);
+        this.failed(message);
         this.deps.onRunError?.(message);
         return { kind: 'error', message } as SessionStop;
       },
@@ -256,7 +286,7 @@ export class SessionController {
         });
         break;
       case 'error':
-        this.notice('error', stop.message);
+        // The engine's error event already put the message, with Retry, in the transcript.
         this.deps.onRunError?.(stop.message);
         break;
       case 'completed':
@@ -264,6 +294,19 @@ export class SessionController {
         break;
     }
     return stop;
+  }
+
+  /** A failure outside the engine's run: one error notice with Retry and Change provider, and nothing is busy. */
+  private failed(message: string): void {
+    const item = {
+      id: `host-${++this.counter}`,
+      kind: 'notice' as const,
+      level: 'error' as const,
+      text: message,
+      actions: ['retry' as const, 'changeProvider' as const],
+    };
+    const lifecycle = this.deps.translator.syncLifecycle({ ...this.deps.translator.currentLifecycle, busy: false });
+    this.deps.hub.update([{ op: 'item.add', item }, ...lifecycle]);
   }
 
   private notice(level: 'info' | 'warning' | 'error', text: string): void {

@@ -4,6 +4,7 @@
  * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
  */
 import type { ModelClient, Session, SessionDeps } from '../../core/index';
+import { LiveModelClient, type LiveInputs } from '../adapters/liveModelClient';
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
 import { once } from '../disposables';
@@ -24,7 +25,7 @@ export interface EngineParts {
 /** No key is stored and the server is not a local one: the person is asked to set one first. */
 export class MissingApiKeyError extends Error {
   constructor(readonly baseUrl: string) {
-    super(`No API key is set for ${baseUrl}.`);
+    super(`No API key is set for ${baseUrl}. Set one with "Set API Key", or choose a local server that needs none.`);
     this.name = 'MissingApiKeyError';
   }
 }
@@ -46,13 +47,33 @@ export function createEngineAccess(parts: EngineParts): EngineAccess {
     const { OpenAI } = await loadModules();
     const key = await parts.apiKey();
     if (key === undefined && !isLocalEndpoint(settings.baseUrl)) throw new MissingApiKeyError(settings.baseUrl);
-    const client = new OpenAI({
-      baseURL: settings.baseUrl,
-      ...(key !== undefined ? { apiKey: key } : {}),
-      firstByteTimeoutMs: settings.request.firstByteTimeoutSeconds * 1000,
-      idleTimeoutMs: settings.request.idleTimeoutSeconds * 1000,
-      log: (line) => parts.log(`model client: ${line}`),
-    });
+    // Each request reads the settings and key as they are then (a fix reaches a live session).
+    const inputs = async (): Promise<LiveInputs> => {
+      const s = parts.settings();
+      const apiKey = await parts.apiKey();
+      return {
+        endpoint: {
+          baseURL: s.baseUrl,
+          apiKey,
+          firstByteTimeoutMs: s.request.firstByteTimeoutSeconds * 1000,
+          idleTimeoutMs: s.request.idleTimeoutSeconds * 1000,
+        },
+        planningModel: s.planningModel,
+        buildModel: s.buildModel,
+      };
+    };
+    const client = new LiveModelClient(
+      inputs,
+      ({ endpoint: e }) =>
+        new OpenAI({
+          baseURL: String(e.baseURL),
+          ...(e.apiKey !== undefined ? { apiKey: String(e.apiKey) } : {}),
+          firstByteTimeoutMs: Number(e.firstByteTimeoutMs),
+          idleTimeoutMs: Number(e.idleTimeoutMs),
+          log: (line) => parts.log(`model client: ${line}`),
+        }),
+      { planningModel: settings.planningModel, buildModel: settings.buildModel },
+    );
     return new ObservedModelClient(client, parts.observer);
   };
   const build = async () => {

@@ -11,6 +11,8 @@ import { cancelVerify } from './cancelVerify';
 import { markChecked } from './markChecked';
 import { runVerify } from './runVerify';
 import { setApiKey } from './setApiKey';
+import { retry } from './retry';
+import { changeProvider } from './changeProvider';
 import { setMode } from './setMode';
 import { submit } from './submit';
 import type { HandlerTable } from './types';
@@ -34,4 +36,6 @@ export const HANDLERS: HandlerTable = {
   compareRevisions,
   resume,
   setApiKey,
+  retry,
+  changeProvider,
 };

@@ -22,6 +22,10 @@ export interface PanelActions {
   compareRevisions(): Promise<void>;
   resume(sessionId: string): Promise<void>;
   setApiKey(): Promise<void>;
+  /** Sends the person's last message again (Retry on a failed request's notice). */
+  retry(noticeId: string): Promise<void>;
+  /** Opens where the provider, base URL, model and key are set. */
+  changeProvider(): Promise<void>;
 }
 
 export interface HandlerContext {

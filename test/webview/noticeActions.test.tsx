@@ -1,0 +1,38 @@
+import { mountPanel } from './panelHarness';
+import assert from 'node:assert/strict';
+import { fireEvent } from '@testing-library/preact';
+
+describe('panel: a failed request', () => {
+  it('shows the error once under the message, with Retry and Change provider, and nothing busy', () => {
+    const p = mountPanel();
+    p.update([
+      { op: 'lifecycle.set', lifecycle: { state: 'planning', mode: 'plan', busy: true } },
+      { op: 'item.add', item: { id: 'u', kind: 'user', text: 'add a greeting helper' } },
+    ]);
+    p.update([
+      {
+        op: 'item.add',
+        item: {
+          id: 'e1',
+          kind: 'notice',
+          level: 'error',
+          text: 'Cannot reach the model at http://localhost:11434/v1: connection refused. Check that the server is running.',
+          actions: ['retry', 'changeProvider'],
+        },
+      },
+      { op: 'lifecycle.set', lifecycle: { state: 'planning', mode: 'plan', busy: false } },
+    ]);
+    const alerts = p.getAllByRole('alert');
+    assert.equal(alerts.length, 1);
+    assert.match(alerts[0]!.textContent!, /connection refused/);
+    assert.ok(p.getByText('add a greeting helper'), 'the message stays in the transcript');
+    assert.equal(p.container.querySelector('.pw-header .pw-ring'), null, 'no spinner');
+    fireEvent.click(p.getByTestId('notice-retry'));
+    fireEvent.click(p.getByTestId('notice-change-provider'));
+    assert.deepEqual(p.sent('retry'), [{ type: 'retry', noticeId: 'e1' }]);
+    assert.deepEqual(p.sent('changeProvider'), [{ type: 'changeProvider' }]);
+    p.update([{ op: 'item.patch', id: 'e1', patch: { actions: [] } }]);
+    assert.equal(p.queryByTestId('notice-retry'), null, 'a used Retry is gone');
+    assert.equal(p.getByRole('textbox', { name: 'Message Planwise' }).hasAttribute('disabled'), false);
+  });
+});
