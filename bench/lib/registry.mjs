@@ -78,6 +78,14 @@ export const FIGURES = [
     run: script('bench/hostMemory.mjs', 'hostMemory', { nodeArgs: ['--expose-gc'], timeoutMs: 300_000 }),
   },
   {
+    id: 'peers',
+    title: 'Peers side by side: prompt overhead, tools, first request, `--version`, one-turn peak RSS',
+    goal: 'reported; Planwise’s prompt the smallest',
+    method:
+      'pinned peers installed on demand into .bench-cache/peers; one headless plan-mode turn each against a scripted server in its wire format',
+    run: script('bench/peers.mjs', 'peers', { timeoutMs: 900_000 }),
+  },
+  {
     id: 'planStore',
     title: 'Plan-store crash loop (SIGKILL during writes)',
     goal: '0 torn or invalid files',
