@@ -29,6 +29,24 @@ export { DEFAULT_PLANS_DIR, isPlanFileName, planPaths, revisionOf } from './plan
 export { PlanStore, type PlanListing } from './plan/store';
 export { STATUS_GLYPH, trackerCounts, trackerProgress, parseTrackerFile, type Tracker } from './plan/tracker';
 export { parseVerifyEntry, verifyEntryOf } from './plan/verification';
+export {
+  anchorFromPrefix,
+  anchorLabel,
+  elementAtLine,
+  planElements,
+  type PlanAnchor,
+  type PlanElement,
+} from './plan/anchors';
+export {
+  loadReview,
+  reviewFileOf,
+  type ReviewComment,
+  type ReviewFile,
+  type ReviewThreadInfo,
+  type ReviewVerdict,
+} from './plan/review';
+export { ReviewBook, type ReviewResult, type ReviewState } from './plan/reviewBook';
+export type { ReviewEventBody } from './events/reviewEvents';
 export { detectIntent, intentToDecision, normalizeIntentText } from './lifecycle/intents';
 
 // ---- verify: the one runner and result store ------------------------------------------------

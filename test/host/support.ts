@@ -4,7 +4,16 @@ import type { ThreadEvent, ThreadEventBody, LifecycleState } from '../../src/cor
 import type { ApprovalDecision } from '../../src/core/lifecycle/ports';
 import type { Session, SessionStop } from '../../src/core/session/api';
 import type { EngineAccess } from '../../src/host/session/controller';
-import { Verifier } from '../../src/core/index';
+import { PlanStore, ReviewBook, Verifier } from '../../src/core/index';
+import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
+
+/** A review over the real file system at '/', for fakes whose tests never comment. */
+function fakeReview(): ReviewBook {
+  const reader = new NodeWorkspaceReader(['/']);
+  const writer = new NodeWorkspaceWriter();
+  const store = new PlanStore(reader, writer, { root: '/', now: () => 0 });
+  return new ReviewBook({ reader, writer, store, now: () => 0 });
+}
 
 export type Step = (s: FakeSession) => Promise<SessionStop | undefined> | SessionStop | undefined;
 
@@ -16,6 +25,7 @@ export class FakeSession implements Session {
   planFile: string | undefined;
   readonly calls: string[] = [];
   readonly verifier = new Verifier({ cwd: () => '/', now: () => 0 });
+  readonly review = fakeReview();
   cancelled = 0;
   onStart: Step = () => ({ kind: 'completed', summary: 'done' });
   onSubmit: Step = () => undefined;

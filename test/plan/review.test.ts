@@ -145,7 +145,7 @@ describe('plan review: re-anchoring across a revision', () => {
     add({ kind: 'summary' }, 'mention metrics');
     const r = reanchorReview(review, REV1, REV2, 2);
     assert.deepEqual(r.outdated, ['c2', 'c3', 'c4']);
-    assert.deepEqual(r.moved, ['c1']);
+    assert.deepEqual(r.reanchored, ['c1']);
     const byId = new Map(r.review.threads.map((t) => [t.id, threadInfo(t, REV2)]));
     assert.deepEqual(byId.get('c1')?.anchor, { kind: 'step', index: 4 });
     assert.equal(byId.get('c1')?.range.start, lineOf(REV2, '4. Log retries'));

@@ -4,6 +4,7 @@ import { toolSchemaOf, type ToolDefinition } from '../../src/core/tools';
 import { buildAgentTools, editFileTool, runCommandTool, writeFileTool } from '../../src/core/tools/build';
 import {
   planningSessionTools,
+  replyToReviewCommentTool,
   requestUserInputTool,
   startPlanningTool,
   taskTrackerTool,
@@ -13,6 +14,7 @@ import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace'
 const ALL: readonly ToolDefinition[] = [
   requestUserInputTool,
   taskTrackerTool,
+  replyToReviewCommentTool,
   startPlanningTool,
   editFileTool,
   writeFileTool,
@@ -26,6 +28,7 @@ describe('session and build tool definitions', () => {
       [
         ['request_user_input', 'interview'],
         ['task_tracker', 'tracker'],
+        ['reply_to_review_comment', 'tracker'],
         ['start_planning', 'other'],
         ['edit_file', 'write'],
         ['write_file', 'write'],
@@ -34,7 +37,7 @@ describe('session and build tool definitions', () => {
     );
     assert.deepEqual(
       planningSessionTools.map((t) => t.name),
-      ['request_user_input', 'task_tracker'],
+      ['request_user_input', 'task_tracker', 'reply_to_review_comment'],
     );
     assert.deepEqual(
       buildAgentTools.map((t) => t.name),

@@ -1,6 +1,6 @@
 /**
  * Plan review events (`review.thread.*`): a thread was created, answered, made outdated by a new
- * revision, moved to its element's new place, resolved or reopened, and a revision request carried
+ * revision, re-anchored (its element moved, or changed again), resolved or reopened, and a revision request carried
  * threads to the planner. Each carries the thread as the engine computed it (its element, lines,
  * outdated text) and the plan's count of unresolved threads, so hosts render and never recompute.
  * They go to the archive like every event, so a reload or `resume` restores them.
@@ -11,7 +11,7 @@ export type ReviewThreadEventType =
   | 'review.thread.created'
   | 'review.thread.replied'
   | 'review.thread.outdated'
-  | 'review.thread.moved'
+  | 'review.thread.reanchored'
   | 'review.thread.resolved'
   | 'review.thread.reopened';
 

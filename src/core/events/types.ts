@@ -105,6 +105,20 @@ export interface GateCardInfo {
   readonly proposedDuringExecution: boolean;
   /** The previous revision's file, for Compare; absent for a first draft. */
   readonly previousRevision?: string;
+  /** Unresolved review threads on the plan, for "3 open comments" and its links; absent: none. */
+  readonly openComments?: readonly OpenCommentInfo[];
+}
+
+/** One unresolved review thread as the gate lists it. */
+export interface OpenCommentInfo {
+  readonly id: string;
+  /** "step 2", "the summary"… */
+  readonly label: string;
+  /** 1-based line of its element in the plan file. */
+  readonly line: number;
+  readonly outdated: boolean;
+  /** The planner answered its last comment. */
+  readonly answered: boolean;
 }
 
 export type ThreadEventBody =

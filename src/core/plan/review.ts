@@ -221,26 +221,27 @@ export function recordRequest(review: ReviewFile, ids: readonly string[], at: nu
  * Carries every thread from the revision the review refers to (`before`, its text) to revision
  * `revision` (`after`). A thread whose element changed is outdated with the old text; one whose
  * element vanished is outdated on the title. The last unanswered request is marked as answered by
- * the new revision. Returns the ids that became outdated and those whose anchor moved.
+ * the new revision. Returns the ids that became outdated, and those re-anchored otherwise (their
+ * element moved, or an outdated thread's element changed again).
  */
 export function reanchorReview(
   review: ReviewFile,
   before: string,
   after: string,
   revision: number,
-): { review: ReviewFile; outdated: string[]; moved: string[] } {
+): { review: ReviewFile; outdated: string[]; reanchored: string[] } {
   const carry = createReanchorer(before, after);
   const outdated: string[] = [];
-  const moved: string[] = [];
+  const reanchored: string[] = [];
   const threads = review.threads.map((t): ReviewThread => {
     const r = carry(t.anchor);
     const anchor = { ...r.anchor };
     if (r.status === 'same') {
-      if (JSON.stringify(anchor) !== JSON.stringify(t.anchor)) moved.push(t.id);
+      if (JSON.stringify(anchor) !== JSON.stringify(t.anchor)) reanchored.push(t.id);
       return { ...t, anchor, text: r.newText };
     }
     if (!t.outdated) outdated.push(t.id);
-    else moved.push(t.id);
+    else reanchored.push(t.id);
     const keep = t.outdated ?? { text: t.text, revision: review.revision, vanished: false };
     return {
       ...t,
@@ -254,7 +255,7 @@ export function reanchorReview(
       ? { ...q, answeredBy: revision }
       : q,
   );
-  return { review: { ...review, revision, threads, requests }, outdated, moved };
+  return { review: { ...review, revision, threads, requests }, outdated, reanchored };
 }
 
 /** A thread as hosts show it: computed once here, carried in `review.thread.*` events. */

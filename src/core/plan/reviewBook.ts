@@ -117,7 +117,7 @@ export class ReviewBook {
     });
   }
 
-  /** Brings the sidecar up to the plan's latest revision now (after a save), announcing what moved. */
+  /** Brings the sidecar up to the plan's latest revision now (after a save), announcing what changed. */
   follow(plan: string): Promise<ReviewState> {
     return this.state(plan);
   }
@@ -149,7 +149,7 @@ export class ReviewBook {
   /**
    * Loads the plan and its review; when the plan has revisions the review has not seen, carries
    * the threads across (from the revision they refer to, to the latest), saves, and announces the
-   * threads that became outdated or moved.
+   * threads that became outdated or were re-anchored.
    */
   private async current(plan: string): Promise<{ review: ReviewFile; raw: string; file: string }> {
     const loaded = await this.deps.store.load(plan);
@@ -181,7 +181,7 @@ export class ReviewBook {
       }
     };
     announce(carried.outdated, 'review.thread.outdated');
-    announce(carried.moved, 'review.thread.moved');
+    announce(carried.reanchored, 'review.thread.reanchored');
     return { review, raw: loaded.raw, file: loaded.file };
   }
 

@@ -11,6 +11,7 @@ import type { LifecycleState } from '../events/types';
 import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports';
 import type { Verifier } from '../verify/verifier';
 import type { AwaitingCheck } from './trackerView';
+import type { ReviewBook } from '../plan/reviewBook';
 import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
@@ -103,6 +104,12 @@ export interface Session {
    * it back in progress).
    */
   readonly verifier: Verifier;
+  /**
+   * The review threads of the session's plans (`<stem>.review.json`): hosts add, answer and
+   * resolve threads here, so every change is a `review.thread.*` event on this session's bus. A
+   * revision request carries every unresolved thread of the plan.
+   */
+  readonly review: ReviewBook;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
   cancel(): void;
   /** Stops following the verifier; the host dropped this session. */

@@ -11,6 +11,7 @@ import type { TurnDeps } from '../agent/turn';
 import type { EventBus } from '../events/bus';
 import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
 import { PlanStore } from '../plan/store';
+import { ReviewBook, plannerReplies } from '../plan/reviewBook';
 import { DEFAULT_PLANS_DIR } from '../plan/storeLayout';
 import { Spool } from '../spool';
 import type { ToolContext } from '../tools';
@@ -35,6 +36,8 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export class SessionCore {
   readonly guards: TurnGuards;
   readonly store: PlanStore;
+  /** The plan's review threads (`<stem>.review.json`); its changes go on the bus. */
+  readonly review: ReviewBook;
   readonly spool = new Spool();
   readonly interviewState: InterviewState = createInterviewState();
   readonly machine: ApprovalMachine;
@@ -69,6 +72,13 @@ export class SessionCore {
       root,
       plansDir: this.plansDir,
       now: () => deps.clock.now(),
+    });
+    this.review = new ReviewBook({
+      reader: deps.reader,
+      writer: deps.writer,
+      store: this.store,
+      now: () => deps.clock.now(),
+      emit: (e) => this.bus.emit(e),
     });
     this.verifier =
       deps.verifier ??
@@ -206,6 +216,7 @@ export class SessionCore {
       tracker,
       buildAllowList: this.config.buildAllowList ?? [],
       interviewState: this.interviewState,
+      review: plannerReplies(this.review, () => this.planFile),
       onInterview: (record) => {
         this.bus.emit({
           type: 'item.completed',

@@ -56,6 +56,7 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     revision: plan.revisions,
     proposedDuringExecution,
     ...(previous !== undefined ? { previousRevision: previous } : {}),
+    ...(await openComments(core, plan.file)),
   };
   let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
   if (plan.revisions >= 2) {
@@ -67,6 +68,29 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     };
   }
   return { card, planFile: plan.file, ...changes };
+}
+
+/**
+ * The plan's unresolved review threads. Reading the review brings its anchors up to this
+ * revision first (threads whose element changed become outdated, announced on the bus).
+ */
+async function openComments(core: SessionCore, planFile: string): Promise<Pick<GateCardInfo, 'openComments'>> {
+  try {
+    const review = await core.review.state(planFile);
+    const open = review.threads
+      .filter((t) => t.status === 'open')
+      .map((t) => ({
+        id: t.id,
+        label: t.label,
+        line: t.range.start,
+        outdated: t.outdated !== undefined,
+        answered: t.answered,
+      }));
+    return open.length > 0 ? { openComments: open } : {};
+  } catch (err) {
+    core.deps.log?.(`review: ${err instanceof Error ? err.message : String(err)}`);
+    return {};
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
 import type { ApprovalDecision, PlanApprovalResponse } from '../lifecycle/ports';
 import type { Verifier } from '../verify/verifier';
+import type { ReviewBook } from '../plan/reviewBook';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
 import { prepareHandoff, runBuild } from './buildRun';
 import { SessionCore } from './core';
@@ -94,6 +95,10 @@ class PlanwiseSession implements Session {
 
   get verifier(): Verifier {
     return this.core.verifier;
+  }
+
+  get review(): ReviewBook {
+    return this.core.review;
   }
 
   async start(task: string, options: { mode?: 'plan' | 'build' } = {}): Promise<SessionStop> {
@@ -262,6 +267,25 @@ class PlanwiseSession implements Session {
     return this.planningCycle(`Return to planning: ${reason}. Revise the plan for the repository as it is now.`);
   }
 
+  /**
+   * A revision request carries every unresolved review thread of the plan, with the feedback as
+   * the general note; undefined when the plan has none (or its review cannot be read, said once).
+   */
+  private async reviewRequest(feedback: string | undefined): Promise<string | undefined> {
+    const file = this.core.planFile;
+    if (file === undefined) return undefined;
+    try {
+      const request = await this.core.review.request(file, feedback);
+      return request && request.threads.length > 0 ? request.body : undefined;
+    } catch (err) {
+      this.core.notice(
+        `The review comments were not sent: ${err instanceof Error ? err.message : String(err)}`,
+        'warning',
+      );
+      return undefined;
+    }
+  }
+
   private async afterDecision(r: PlanApprovalResponse, by: 'person' | 'setting'): Promise<SessionStop> {
     // A handoff checks the plan and its tracker before anything changes: on failure the session
     // stays at the gate with its thread, and says why.
@@ -285,7 +309,10 @@ class PlanwiseSession implements Session {
       case 'cancel':
         return { kind: 'cancelled' };
       case 'revise':
-        return this.planningCycle(r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.');
+        return this.planningCycle(
+          (await this.reviewRequest(r.feedback)) ??
+            (r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.'),
+        );
       case 'execute':
       case 'fresh_context': {
         return this.afterBuild(await runBuild(this.core, { kind: r.decision, prepared: prepared! }));

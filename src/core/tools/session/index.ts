@@ -1,10 +1,15 @@
-/** The session tools: questions, the task checklist, and the build agent's proposal to re-plan. */
+/** The session tools: questions, the task checklist, review replies, and the build agent's proposal to re-plan. */
 import type { ToolDefinition } from '../types';
+import { replyToReviewCommentTool } from './replyToReviewComment';
 import { requestUserInputTool } from './requestUserInput';
 import { startPlanningTool } from './startPlanning';
 import { taskTrackerTool } from './taskTracker';
 
-export { requestUserInputTool, startPlanningTool, taskTrackerTool };
+export { replyToReviewCommentTool, requestUserInputTool, startPlanningTool, taskTrackerTool };
 
-/** Offered while planning, besides the read-only tools. */
-export const planningSessionTools: readonly ToolDefinition[] = [requestUserInputTool, taskTrackerTool];
+/** Offered while planning, besides the read-only tools (the planner answers review threads too). */
+export const planningSessionTools: readonly ToolDefinition[] = [
+  requestUserInputTool,
+  taskTrackerTool,
+  replyToReviewCommentTool,
+];

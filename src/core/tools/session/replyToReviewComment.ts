@@ -28,7 +28,7 @@ export type ReplyToReviewCommentArgs = z.infer<typeof schema>;
 export const replyToReviewCommentTool: ToolDefinition<ReplyToReviewCommentArgs> = {
   name: 'reply_to_review_comment',
   description:
-    "Answer one of the person's review comments on the plan (each has an id in the revision request): your reply, and status addressed or declined (with a reason). Answer every thread, then re-emit the revised plan.",
+    "Answer one of the person's review comments (ids in the revision request): a reply, status addressed or declined with a reason.",
   // Bookkeeping on the plan, like the tracker: the planning policy admits it and it reads nothing.
   kind: 'tracker',
   schema,
