@@ -39,7 +39,9 @@ export type LifecycleEvent =
   | { readonly type: 'handoff_done' }
   | { readonly type: 'execution_done' }
   | { readonly type: 'cancel' }
-  | { readonly type: 'interview_pending'; readonly pending: boolean };
+  | { readonly type: 'interview_pending'; readonly pending: boolean }
+  /** A model request failed and ended the turn (connection refused, a 401, a timeout). */
+  | { readonly type: 'turn_failed' };
 
 export type LifecycleEffect =
   | { readonly type: 'state_changed'; readonly from: LifecycleState; readonly to: LifecycleState; readonly mode: Mode }
@@ -203,6 +205,8 @@ export class ApprovalMachine {
         });
       case 'cancel':
         return this.cancel();
+      case 'turn_failed':
+        return this.turnFailed();
       default:
         return this.refuse(`unknown lifecycle event ${JSON.stringify((e as { type?: unknown }).type)}`);
     }
@@ -352,6 +356,35 @@ export class ApprovalMachine {
       return this.refuse('interview questions are asked only while planning or revising');
     }
     this.s = { ...this.s, interviewPending: true };
+    return this.ok([]);
+  }
+
+  /**
+   * A failed request never leaves the workflow "planning" with nothing running: planning without a
+   * plan goes back to idle, and a revision goes back to the gate of the plan it was revising (same
+   * revision, so the person decides on it again). Anything else stays where it is.
+   */
+  private turnFailed(): DispatchResult {
+    const { state, planFile } = this.s;
+    if (state === 'planning' && planFile === undefined) {
+      return this.moveTo('idle', { ...INITIAL, mode: this.s.mode, refusedModelAttempts: this.s.refusedModelAttempts });
+    }
+    if (state === 'revising' && planFile !== undefined) {
+      const next: LifecycleSnapshot = {
+        ...this.s,
+        feedback: undefined,
+        deferredPlanFile: undefined,
+        interviewPending: false,
+      };
+      const requested: LifecycleEffect = {
+        type: 'approval_requested',
+        planFile,
+        revision: this.s.revision,
+        proposedDuringExecution: this.s.proposedDuringExecution,
+        ...(this.s.previousPlanFile !== undefined ? { previousPlanFile: this.s.previousPlanFile } : {}),
+      };
+      return this.moveTo('awaiting_approval', next, [requested]);
+    }
     return this.ok([]);
   }
 

@@ -183,11 +183,18 @@ class PlanwiseSession implements Session {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.bus.emit({ type: 'error', message, recoverable: true });
+      // The turn is over: back to idle, or to the gate the revision came from (never "planning").
+      // A non-interactive run keeps planning active, so `planwise resume <id> "…"` continues it.
+      if (this.config.interactive !== false) this.core.lifecycle({ type: 'turn_failed' });
       stop = { kind: 'error', message };
     } finally {
       this.busy = false;
     }
     await this.checkpoint();
+    const backAtGate = this.core.machine.state === 'awaiting_approval' && this.core.planFile !== undefined;
+    if (stop.kind === 'error' && backAtGate && this.config.interactive !== false) {
+      return this.run(() => this.gate());
+    }
     if (stop.kind === 'blocked') stop = await this.blockedHandoff(stop.reason);
     return stop;
   }
