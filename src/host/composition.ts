@@ -5,8 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, Verifier } from '../core/index';
+import { EXEC_ENV, Verifier, type ScopeRequest } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
+import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';
 import { NodeCommandRunner } from '../node/processRunner';
 import { createSearcher } from '../node/ripgrepSearcher';
@@ -97,6 +98,7 @@ export function composeHost(shared: SharedParts): Host {
     update: (ops: Parameters<PanelHub['update']>[0]) => hub.update(ops),
     offerNative: (id: string, prompt: Parameters<NativePrompts['offer']>[1]) => native.offer(id, prompt),
     confirmCommand: (command: string, reason: string) => native.confirmCommand(command, reason),
+    confirmScope: (request: ScopeRequest) => native.confirmScope(request),
   };
   const approver = new HostApprover({ pending, surface, relativePath });
   const interviewer = new HostInterviewer(pending, surface);
@@ -118,6 +120,8 @@ export function composeHost(shared: SharedParts): Host {
   );
   const storage = context.storageUri ?? context.globalStorageUri;
   const archive = new RedactingArchiveStore(new FileArchiveStore(join(storage.fsPath, 'sessions')), () => keys.known);
+  // Build checkpoints beside the archive, in the extension's storage (never the workspace or its git).
+  const checkpoints = (id: string) => new FileCheckpointStore(join(storage.fsPath, 'sessions'), id);
   // The engine's one verify runner: each run its own process (a hung one never blocks the next).
   const verifier = new Verifier({
     runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
@@ -151,6 +155,7 @@ export function composeHost(shared: SharedParts): Host {
         interviewer,
         approver,
         archive,
+        checkpoints,
         log: (line) => log.debug(line),
       };
     },
@@ -191,6 +196,7 @@ export function composeHost(shared: SharedParts): Host {
     },
     verify,
     archive,
+    checkpoints,
     trust,
     log,
     showAdvice,

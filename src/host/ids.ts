@@ -21,6 +21,7 @@ export const COMMANDS = {
   selectModel: 'planwise.selectModel',
   showLog: 'planwise.showLog',
   resumeSession: 'planwise.resumeSession',
+  revertBuild: 'planwise.revertBuild',
   stop: 'planwise.stop',
   answerQuestions: 'planwise.answerQuestions',
   grantMore: 'planwise.grantMore',

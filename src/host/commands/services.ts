@@ -1,5 +1,5 @@
 /** What the lazily loaded commands work with; built once by the composition root. */
-import type { ArchiveStore } from '../../core/index';
+import type { ArchiveStore, CheckpointStore } from '../../core/index';
 import type { Advice } from '../errors';
 import type { HostLog } from '../log';
 import type { NativePrompts } from '../prompts/native';
@@ -16,6 +16,8 @@ export interface HostServices {
   readonly planFiles: PlanFiles;
   readonly verify: VerifyService;
   readonly archive: ArchiveStore | undefined;
+  /** A session's build checkpoints, in the extension's storage. */
+  checkpoints(sessionId: string): CheckpointStore;
   readonly trust: TrustState;
   readonly log: HostLog;
   showAdvice(advice: Advice): void;

@@ -12,6 +12,7 @@ import {
   stop,
 } from './planning';
 import { resumeSession } from './resume';
+import { revertBuild } from './revert';
 import type { HostServices } from './services';
 
 export type { HostCommandKey } from './keys';
@@ -28,6 +29,7 @@ export const HOST_COMMANDS: Record<HostCommandKey, Runner> = {
   comparePlanRevisions: (s, file) => comparePlanRevisions(s, file),
   runAllVerify: (s, file) => runAllVerify(s, file),
   resumeSession: (s, id) => resumeSession(s, id),
+  revertBuild: (s, id, step) => revertBuild(s, id, step),
   stop: (s) => stop(s),
   answerQuestions: (s) => answerQuestions(s),
   grantMore: (s) => grantMore(s),

@@ -4,7 +4,15 @@
  * gate did not admit are confirmed in a modal dialog. Plan decisions never time out: only the
  * person decides. A grant-more prompt left unanswered for 10 minutes is a denial.
  */
-import type { GateCardInfo, Approver, LimitKind, PlanApprovalRequest, PlanApprovalResponse } from '../../core/index';
+import type {
+  GateCardInfo,
+  Approver,
+  LimitKind,
+  PlanApprovalRequest,
+  PlanApprovalResponse,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/index';
 import type { Gate } from '../../protocol';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';
@@ -77,6 +85,12 @@ export class HostApprover implements Approver {
   async approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return false;
     return this.deps.surface.confirmCommand(command, reason);
+  }
+
+  /** A build write outside the approved plan's scope; a surface that cannot ask stops the build to replan. */
+  async approveScope(request: ScopeRequest, signal?: AbortSignal): Promise<ScopeChoice> {
+    if (signal?.aborted || !this.deps.surface.confirmScope) return 'replan';
+    return this.deps.surface.confirmScope(request);
   }
 
   /**

@@ -3,7 +3,13 @@
  * hidden, QuickPick flows for questions and the gate, modal dialogs for budgets and commands.
  */
 import * as vscode from 'vscode';
-import type { ApprovalDecision, InterviewOutcome, InterviewQuestion } from '../../core/index';
+import type {
+  ApprovalDecision,
+  InterviewOutcome,
+  InterviewQuestion,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/index';
 import { FOCUS_PANEL_COMMAND } from '../ids';
 import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
 import type { InterviewData } from './hostInterviewer';
@@ -121,6 +127,24 @@ export class NativePrompts {
     if (!this.pending.resolve(id, 'interview', outcome)) {
       void vscode.window.showWarningMessage('Planwise: those questions are no longer waiting for an answer.');
     }
+  }
+
+  async confirmScope(request: ScopeRequest): Promise<ScopeChoice> {
+    const file = 'Allow This File';
+    const build = 'Allow for This Build';
+    const replan = 'Stop and Replan';
+    const step = request.step !== undefined ? ` during step ${request.step}` : '';
+    const choice = await vscode.window.showWarningMessage(
+      `Planwise's build wants to ${request.action} ${request.path}, outside the approved plan${step}.`,
+      {
+        modal: true,
+        detail: `The plan's files: ${request.scope.join(', ') || '(none)'}.\n\nAllow it, or stop the build and return to planning with this reason.`,
+      },
+      file,
+      build,
+      replan,
+    );
+    return choice === file ? 'allow_file' : choice === build ? 'allow_build' : 'replan';
   }
 
   async confirmCommand(command: string, reason: string): Promise<boolean> {

@@ -2,7 +2,7 @@
  * Where questions and approvals reach the person: the panel (through view-state ops), and native
  * VS Code UI when the panel is not showing. The composition root implements it; tests fake it.
  */
-import type { InterviewQuestion, LimitKind, PlanApprovalRequest } from '../../core/index';
+import type { InterviewQuestion, LimitKind, PlanApprovalRequest, ScopeChoice, ScopeRequest } from '../../core/index';
 import type { DeltaOp } from '../../protocol';
 
 export interface PromptSurface {
@@ -19,4 +19,6 @@ export interface PromptSurface {
   ): void;
   /** A build command outside the gate and the allow-list: always a modal confirmation. */
   confirmCommand(command: string, reason: string): Promise<boolean>;
+  /** A build write outside the approved plan's scope: a modal with the three choices (Esc: stop and replan). */
+  confirmScope?(request: ScopeRequest): Promise<ScopeChoice>;
 }

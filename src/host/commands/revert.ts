@@ -1,0 +1,177 @@
+/**
+ * Revert Build: the files a build touched go back to their state before the build (edited and
+ * deleted files restored, created files removed), or to the checkpoint taken when a step
+ * completed. The diff is shown first; a file the person changed after the build is asked about on
+ * its own. The revert is one WorkspaceEdit, so one Undo brings the build's changes back.
+ */
+import * as vscode from 'vscode';
+import {
+  afterRevert,
+  minimalEdit,
+  parseManifest,
+  planRevert,
+  type BuildManifest,
+  type CheckpointStore,
+  type RevertItem,
+} from '../../core/index';
+import { describeError } from '../log';
+import type { HostServices } from './services';
+
+const METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Planwise: Revert Build', needsConfirmation: false };
+
+interface Target {
+  readonly toStep?: string;
+  readonly label: string;
+}
+
+/** The file as the person has it now: the open document's text (dirty or not), else the disk's bytes. */
+async function readCurrent(abs: string): Promise<Uint8Array | undefined> {
+  const open = vscode.workspace.textDocuments.find(
+    (d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === abs,
+  );
+  if (open) return new TextEncoder().encode(open.getText());
+  try {
+    return await vscode.workspace.fs.readFile(vscode.Uri.file(abs));
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeText(data: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return undefined;
+  }
+}
+
+async function pickTarget(manifest: BuildManifest, step: unknown): Promise<Target | undefined> {
+  if (typeof step === 'string' || typeof step === 'number') return { toStep: String(step), label: `step ${step}` };
+  const steps = [...new Set(manifest.checkpoints.map((c) => c.step).filter((s): s is string => s !== undefined))];
+  if (steps.length === 0) return { label: 'the state before the build' };
+  const picked = await vscode.window.showQuickPick(
+    [
+      {
+        label: 'The whole build',
+        description: 'every touched file as it was before the build',
+        target: { label: 'the state before the build' },
+      },
+      ...steps.map((s) => ({
+        label: `Back to step ${s}`,
+        description: `the checkpoint taken when step ${s} completed`,
+        target: { toStep: s, label: `step ${s}` } as Target,
+      })),
+    ],
+    { title: 'Planwise: Revert Build', placeHolder: 'What to revert to' },
+  );
+  return picked?.target;
+}
+
+/** The edit that reverts `items`: text files by a range replacement, others as whole-file operations. */
+async function revertEdit(
+  items: readonly RevertItem[],
+): Promise<{ edit: vscode.WorkspaceEdit; save: vscode.TextDocument[] }> {
+  const edit = new vscode.WorkspaceEdit();
+  const save: vscode.TextDocument[] = [];
+  for (const item of items) {
+    const uri = vscode.Uri.file(item.abs);
+    if (item.op === 'remove') {
+      edit.deleteFile(uri, { ignoreIfNotExists: true }, METADATA);
+      continue;
+    }
+    const data = item.data ?? new Uint8Array();
+    const text = item.binary ? undefined : decodeText(data);
+    if (item.existsNow && text !== undefined) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const change = minimalEdit(doc.getText(), text);
+      if (change)
+        edit.replace(
+          uri,
+          new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)),
+          change.text,
+          METADATA,
+        );
+      if (!doc.isDirty) save.push(doc);
+      continue;
+    }
+    edit.createFile(uri, { overwrite: true, contents: data }, METADATA);
+  }
+  return { edit, save };
+}
+
+export async function revertBuild(s: HostServices, idArg?: unknown, stepArg?: unknown): Promise<void> {
+  const id = typeof idArg === 'string' ? idArg : s.controller.current?.id;
+  if (!id) {
+    void vscode.window.showInformationMessage('Planwise: there is no build in this window to revert.');
+    return;
+  }
+  let store: CheckpointStore;
+  let manifest: BuildManifest | undefined;
+  try {
+    store = s.checkpoints(id);
+    manifest = parseManifest(await store.readManifest());
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Planwise: the build's checkpoints cannot be read (${describeError(err)}).`);
+    return;
+  }
+  if (!manifest) {
+    void vscode.window.showInformationMessage(
+      `Planwise: session ${id} has no build checkpoints, so there is nothing to revert.`,
+    );
+    return;
+  }
+  const target = await pickTarget(manifest, stepArg);
+  if (!target) return;
+  const planned = await planRevert(manifest, store, readCurrent, target.toStep);
+  if (!planned.ok) {
+    void vscode.window.showWarningMessage(`Planwise: ${planned.error}.`);
+    return;
+  }
+  const plan = planned.plan;
+  if (plan.items.length === 0) {
+    void vscode.window.showInformationMessage(`Planwise: every file the build touched is already at ${target.label}.`);
+    return;
+  }
+  const diff = await vscode.workspace.openTextDocument({ content: plan.diff, language: 'diff' });
+  await vscode.window.showTextDocument(diff, { preview: true, preserveFocus: false });
+  const n = plan.items.length;
+  const go = 'Revert';
+  const answer = await vscode.window.showWarningMessage(
+    `Revert ${n} file${n === 1 ? '' : 's'} to ${target.label}?`,
+    {
+      modal: true,
+      detail: `${plan.items.map((i) => `${i.op === 'remove' ? 'remove' : 'restore'} ${i.path}`).join('\n')}\n\nThe diff is open beside. Undo brings the build's changes back.`,
+    },
+    go,
+  );
+  if (answer !== go) return;
+  const chosen: RevertItem[] = [];
+  for (const item of plan.items) {
+    if (!item.personChanged) {
+      chosen.push(item);
+      continue;
+    }
+    const yes = 'Revert It';
+    const keep = await vscode.window.showWarningMessage(
+      `${item.path} was changed after the build. Revert it anyway?`,
+      { modal: true, detail: 'Your changes to this file would be replaced by its state before the build.' },
+      yes,
+    );
+    if (keep === yes) chosen.push(item);
+  }
+  if (chosen.length === 0) return;
+  try {
+    const { edit, save } = await revertEdit(chosen);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the revert');
+    for (const doc of save) await doc.save();
+    await store.writeManifest(JSON.stringify(afterRevert(manifest, chosen)));
+  } catch (err) {
+    s.log.error(`revert of ${id} failed`, err);
+    void vscode.window.showErrorMessage(`Planwise: Revert Build failed: ${describeError(err)}.`);
+    return;
+  }
+  const kept = plan.items.length - chosen.length;
+  void vscode.window.showInformationMessage(
+    `Planwise: reverted ${chosen.length} file${chosen.length === 1 ? '' : 's'} to ${target.label}${kept > 0 ? `; kept your changes to ${kept}` : ''}. Undo brings the build's changes back.`,
+  );
+}
