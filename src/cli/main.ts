@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'list the plans of a workspace with their tracker progress',
     load: async () => (await import('./commands/plans')).plansCommand,
   },
+  review: {
+    summary: 'comment on a plan (step N: …), resolve threads, list them',
+    load: async () => (await import('./commands/review')).reviewCommand,
+  },
   plan: {
     summary: 'plan a task read-only, then approve and build it (on a terminal)',
     load: async () => (await import('./commands/plan')).planCommand,

@@ -38,6 +38,7 @@ export {
   type PlanElement,
 } from './plan/anchors';
 export {
+  countOpenThreads,
   loadReview,
   reviewFileOf,
   type ReviewComment,

@@ -109,11 +109,11 @@ describe('planwise plans', () => {
     const r = await run(['plans'], { cwd: ctx.root });
     assert.equal(r.code, 0);
     const lines = r.out.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^PLAN\s+STATUS\s+STEPS\s+REVISIONS\s+PROGRESS\s+TITLE$/);
+    assert.match(lines[0] ?? '', /^PLAN\s+STATUS\s+STEPS\s+REVISIONS\s+PROGRESS\s+COMMENTS\s+TITLE$/);
     const tracked = lines.find((l) => l.startsWith('tracked '));
-    assert.match(tracked ?? '', /^tracked\s+valid\s+2\s+2\s+1\/2 done \(50%\)\s+Retry uploads$/);
+    assert.match(tracked ?? '', /^tracked\s+valid\s+2\s+2\s+1\/2 done \(50%\)\s+-\s+Retry uploads$/);
     const byHand = lines.find((l) => l.startsWith('by-hand '));
-    assert.match(byHand ?? '', /^by-hand\s+invalid\s+0\s+0\s+no tracker\s+Notes only$/);
+    assert.match(byHand ?? '', /^by-hand\s+invalid\s+0\s+0\s+no tracker\s+-\s+Notes only$/);
   });
 
   it('--json gives the listing as data', async () => {
@@ -121,7 +121,16 @@ describe('planwise plans', () => {
     assert.ok(a.ok);
     const r = await run(['plans', '--json', `--workspace=${ctx.root}`]);
     assert.deepEqual(JSON.parse(r.out), [
-      { stem: 'one', file: a.file, title: 'Retry uploads', valid: true, steps: 1, revisions: 1, progress: null },
+      {
+        stem: 'one',
+        file: a.file,
+        title: 'Retry uploads',
+        valid: true,
+        steps: 1,
+        revisions: 1,
+        progress: null,
+        openComments: 0,
+      },
     ]);
   });
 
@@ -171,6 +180,6 @@ describe('the built CLI (node dist/cli.js)', function () {
     writeFileSync(join(dir, '.vtcode/plans/seed.md'), readFileSync(join(fixtures, 'valid/seed-fix-off-by-one.md')));
     const r = await exec(['plans']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^seed\s+valid\s+2\s+0\s+no tracker\s+Fix off-by-one in parser cursor advance$/m);
+    assert.match(r.out, /^seed\s+valid\s+2\s+0\s+no tracker\s+-\s+Fix off-by-one in parser cursor advance$/m);
   });
 });

@@ -1,22 +1,24 @@
 /**
  * `planwise plans`: lists the plans of a workspace (`.vtcode/plans/`) with validity, revisions
- * and tracker progress. Reads only; never writes.
+ * tracker progress and unresolved review comments. Reads only; never writes.
  */
 import * as path from 'node:path';
-import { PlanStore, type PlanListing } from '../../core/index';
+import { PlanStore, countOpenThreads, type PlanListing } from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise plans [--workspace DIR] [--json]
 
 Lists the plans in DIR/.vtcode/plans, newest first, with their validity, number of steps, saved
-revisions and task-tracker progress.
+revisions, task-tracker progress and unresolved review comments (planwise review).
 
 Options:
   --workspace DIR  workspace root (default: the current directory)
-  --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress};
+  --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress,
+                   openComments};
                    progress is {counts: {done, inProgress, pending, blocked, total}, percent}, as in
-                   the tracker.updated event, or null
+                   the tracker.updated event, or null; openComments is a count (null: the
+                   review sidecar is unreadable)
   -h, --help       show this help
 
 Exit status: 0, or 2 for a usage error or a workspace that does not exist.
@@ -36,16 +38,17 @@ function progress(p: PlanListing): string {
   return `${c.done}/${c.total} done (${p.progress.percent}%)${extra ? `, ${extra}` : ''}`;
 }
 
-function table(plans: readonly PlanListing[]): string {
-  const rows = plans.map((p) => [
+function table(plans: readonly PlanListing[], comments: readonly (number | undefined)[]): string {
+  const rows = plans.map((p, i) => [
     p.stem,
     p.valid ? 'valid' : 'invalid',
     String(p.steps),
     String(p.revisions),
     progress(p),
+    comments[i] === undefined ? '?' : comments[i] === 0 ? '-' : `${comments[i]} open`,
     p.title || '(untitled)',
   ]);
-  const header = ['PLAN', 'STATUS', 'STEPS', 'REVISIONS', 'PROGRESS', 'TITLE'];
+  const header = ['PLAN', 'STATUS', 'STEPS', 'REVISIONS', 'PROGRESS', 'COMMENTS', 'TITLE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (r: readonly string[]) =>
     r
@@ -83,8 +86,9 @@ export const plansCommand: CliCommand = async (args, io) => {
   }
   const store = new PlanStore(reader, new NodeWorkspaceWriter(), { root: reader.roots[0] as string, now: Date.now });
   const plans = await store.list();
+  const comments = await Promise.all(plans.map((p) => countOpenThreads(reader, p.file)));
   if (json) {
-    const out = plans.map((p) => ({
+    const out = plans.map((p, i) => ({
       stem: p.stem,
       file: p.file,
       title: p.title,
@@ -92,6 +96,7 @@ export const plansCommand: CliCommand = async (args, io) => {
       steps: p.steps,
       revisions: p.revisions,
       progress: p.progress ?? null,
+      openComments: comments[i] ?? null,
     }));
     io.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
@@ -100,6 +105,6 @@ export const plansCommand: CliCommand = async (args, io) => {
     io.stdout.write(`No plans in ${store.plansDir}.\n`);
     return 0;
   }
-  io.stdout.write(table(plans));
+  io.stdout.write(table(plans, comments));
   return 0;
 };

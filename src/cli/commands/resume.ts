@@ -20,6 +20,8 @@ Resumes a planning session from its archive in .vtcode/sessions/. A plan that aw
 presented again (or decided by --approve); a message is sent as your next input (a reply to the
 planner, or a decision such as "implement the plan"); otherwise the session's state is shown.
 The session id is printed when 'planwise plan' starts; 'planwise plans' lists the plans.
+A revision (--approve revise, or feedback at the gate) carries every unresolved review comment
+('planwise review'); with --approve revise the message is the revision's general note.
 
 ${MODEL_OPTIONS}
 
@@ -71,7 +73,12 @@ export const resumeCommand: CliCommand = async (args, io) => {
   run.attach(session);
   run.ui.line(run.style.dim(`Resumed session ${session.id} · model ${run.settings.model} at ${run.settings.baseURL}`));
   const message = words.join(' ').trim();
-  if (message !== '') return driveSession(run, session, io, () => session.submit(message));
+  if (message !== '') {
+    // `--approve revise "note"` is the one revision it asks for: the message is its general note
+    // (with every unresolved review comment), so the revised plan's gate is not revised again.
+    const revise = session.state === 'awaiting_approval' && run.reviseOnce?.take() === true;
+    return driveSession(run, session, io, () => (revise ? session.decide('revise', message) : session.submit(message)));
+  }
   const planFile = session.planFile;
   if (session.state === 'awaiting_approval' && planFile !== undefined) {
     if (!run.json) {

@@ -297,3 +297,12 @@ export function reviewInfo(review: ReviewFile, markdown: string): ReviewThreadIn
   const elements = planElements(markdown);
   return review.threads.map((t) => threadInfo(t, elements));
 }
+
+/** Unresolved threads of a plan, read only (no re-anchoring, no write); undefined when its sidecar is unreadable. */
+export async function countOpenThreads(reader: WorkspaceReader, planFile: string): Promise<number | undefined> {
+  try {
+    return openThreads(await loadReview(reader, planFile)).length;
+  } catch {
+    return undefined;
+  }
+}
