@@ -101,6 +101,11 @@ export class NodeWorkspaceWriter implements WorkspaceWriter {
   async mkdirp(path: string): Promise<void> {
     await fsp.mkdir(path, { recursive: true });
   }
+
+  /** Deletes one file (the build's `delete_file`). */
+  async remove(path: string): Promise<void> {
+    await fsp.unlink(path);
+  }
 }
 
 export function isMissing(err: unknown): boolean {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { deleteFileTool } from '../../src/core/tools/build/deleteFile';
 import { editFileTool } from '../../src/core/tools/build/editFile';
 import { writeFileTool } from '../../src/core/tools/build/writeFile';
 import { readFileTool } from '../../src/core/tools/readFile';
@@ -173,5 +174,37 @@ describe("nothing of the person's is lost (headless: the hash against disk)", ()
     assert.equal(r.ok, false);
     assert.match(r.content, /changed since you read it/);
     assert.equal(readFileSync(ws.path('src/a.js'), 'utf8'), 'changed\n');
+  });
+});
+
+describe('delete_file: a delete is a write for the scope guard, and checkpointed', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = makeTempWorkspace({ 'src/parser.ts': 'p\n', 'src/other.ts': 'o\n' });
+  });
+  afterEach(() => ws.cleanup());
+
+  it('deletes an in-scope file and records its content first; strict refuses an out-of-scope one', async () => {
+    const g = guardedContext(ws, { mode: 'strict', plan: PLAN });
+    const r = await deleteFileTool.run({ path: 'src/parser.ts' }, g.ctx);
+    assert.equal(r.ok, true, r.content);
+    assert.equal(r.content, 'deleted src/parser.ts (2 bytes)');
+    assert.throws(() => readFileSync(ws.path('src/parser.ts')));
+    assert.equal(g.ledger.snapshot.baseline['src/parser.ts']?.kind, 'file');
+    assert.deepEqual(g.ledger.snapshot.current['src/parser.ts'], { kind: 'absent' });
+    const out = await deleteFileTool.run({ path: 'src/other.ts' }, g.ctx);
+    assert.equal(out.ok, false);
+    assert.match(out.content, /outside the approved plan's scope/);
+    assert.equal(readFileSync(ws.path('src/other.ts'), 'utf8'), 'o\n');
+  });
+
+  it('ask: a delete outside the scope is put to the person as a delete', async () => {
+    const g = guardedContext(ws, { mode: 'ask', plan: PLAN, choices: ['allow_file'] });
+    assert.equal((await deleteFileTool.run({ path: 'src/other.ts' }, g.ctx)).ok, true);
+    assert.equal(g.approver.scopeRequests[0]?.action, 'delete');
+    assert.deepEqual(
+      g.ledger.drift.map((d) => [d.path, d.action]),
+      [['src/other.ts', 'delete']],
+    );
   });
 });

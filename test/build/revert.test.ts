@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterRevert, parseManifest, planRevert } from '../../src/core/build/revert';
+import { deleteFileTool } from '../../src/core/tools/build/deleteFile';
 import { editFileTool } from '../../src/core/tools/build/editFile';
 import { writeFileTool } from '../../src/core/tools/build/writeFile';
 import { readFileTool } from '../../src/core/tools/readFile';
@@ -56,11 +57,8 @@ describe('checkpoints and Revert Build (byte for byte against the pre-build tree
     await ledger.stepCompleted('1');
     const afterStep1 = tree(ws.root);
     ledger.stepStarted('2');
-    // A delete and a binary rewrite, recorded the way a tool records them.
-    const gone = readFileSync(ws.path('src/gone.ts'));
-    await ledger.beforeWrite('src/gone.ts', gone);
-    rmSync(ws.path('src/gone.ts'));
-    await ledger.afterWrite('src/gone.ts', gone, undefined);
+    assert.equal((await deleteFileTool.run({ path: 'src/gone.ts' }, ctx)).ok, true);
+    // A binary rewrite (no build tool writes bytes; run_command output would), recorded as a tool records it.
     await ledger.beforeWrite('assets/logo.png', BINARY);
     writeFileSync(ws.path('assets/logo.png'), BINARY_AFTER);
     await ledger.afterWrite('assets/logo.png', BINARY, BINARY_AFTER);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { checkPlanningToolCall } from '../../src/core/gate';
 import { toolSchemaOf, type ToolDefinition } from '../../src/core/tools';
-import { buildAgentTools, editFileTool, runCommandTool, writeFileTool } from '../../src/core/tools/build';
+import {
+  buildAgentTools,
+  deleteFileTool,
+  editFileTool,
+  runCommandTool,
+  writeFileTool,
+} from '../../src/core/tools/build';
 import {
   planningSessionTools,
   replyToReviewCommentTool,
@@ -18,6 +24,7 @@ const ALL: readonly ToolDefinition[] = [
   startPlanningTool,
   editFileTool,
   writeFileTool,
+  deleteFileTool,
   runCommandTool,
 ];
 
@@ -32,6 +39,7 @@ describe('session and build tool definitions', () => {
         ['start_planning', 'other'],
         ['edit_file', 'write'],
         ['write_file', 'write'],
+        ['delete_file', 'write'],
         ['run_command', 'shell'],
       ],
     );
@@ -41,7 +49,7 @@ describe('session and build tool definitions', () => {
     );
     assert.deepEqual(
       buildAgentTools.map((t) => t.name),
-      ['edit_file', 'write_file', 'run_command', 'task_tracker', 'start_planning'],
+      ['edit_file', 'write_file', 'delete_file', 'run_command', 'task_tracker', 'start_planning'],
     );
   });
 

@@ -40,6 +40,7 @@ export function describeArguments(name: string, args: string): string {
       return clip(`${str(a['path']) ?? '?'}${content !== undefined ? ` (${content.length} chars)` : ''}`);
     }
     case 'edit_file':
+    case 'delete_file':
       return clip(str(a['path']) ?? '?');
     case 'code_search': {
       const where = str(a['path']) ?? str(a['glob']);
