@@ -16,6 +16,7 @@ export { InlineReasoningSplitter } from './agent/inlineReasoning';
 export type * from './session/api';
 export type * from './events/types';
 export type { AwaitingCheck } from './session/trackerView';
+export type { HandEditOutcome } from './session/handEdit';
 export { createSession, resumeSession } from './session/session';
 export { SessionArchive } from './events/archive';
 

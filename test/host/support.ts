@@ -3,6 +3,7 @@ import { EventBus } from '../../src/core/events/bus';
 import type { ThreadEvent, ThreadEventBody, LifecycleState } from '../../src/core/events/types';
 import type { ApprovalDecision } from '../../src/core/lifecycle/ports';
 import type { Session, SessionStop } from '../../src/core/session/api';
+import type { HandEditOutcome } from '../../src/core/session/handEdit';
 import type { EngineAccess } from '../../src/host/session/controller';
 import { PlanStore, ReviewBook, Verifier } from '../../src/core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -58,6 +59,10 @@ export class FakeSession implements Session {
   async reopen(): Promise<SessionStop | undefined> {
     this.calls.push('reopen');
     return this.onReopen(this);
+  }
+  async planEdited(planFile: string): Promise<HandEditOutcome> {
+    this.calls.push(`planEdited ${planFile}`);
+    return { kind: 'ignored', reason: 'fake' };
   }
   cancel(): void {
     this.cancelled++;

@@ -105,6 +105,8 @@ export interface GateCardInfo {
   readonly proposedDuringExecution: boolean;
   /** The previous revision's file, for Compare; absent for a first draft. */
   readonly previousRevision?: string;
+  /** `person`: this revision is the person's own edit of the plan file (absent: the planner's). */
+  readonly author?: 'person';
   /** Unresolved review threads on the plan, for "3 open comments" and its links; absent: none. */
   readonly openComments?: readonly OpenCommentInfo[];
 }

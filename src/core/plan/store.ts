@@ -46,6 +46,13 @@ export interface PlanStoreOptions {
   random?: () => number;
 }
 
+/** What became of a plan file edited by hand (`recordEdit`). */
+export type EditResult =
+  | { kind: 'recorded'; file: string; stem: string; revision: number }
+  | { kind: 'unchanged'; file: string; stem: string; revision: number }
+  /** Errors carry the lines of the plan file as it is on disk. Nothing was written. */
+  | { kind: 'invalid'; file: string; stem: string; revision: number; errors: PlanError[] };
+
 export type SaveResult =
   { ok: true; file: string; stem: string; revision: number } | { ok: false; errors: PlanError[]; feedback: string };
 
@@ -220,6 +227,37 @@ export class PlanStore {
       if (raw === undefined) throw new Error(`cannot save a tracker for "${stem}": ${paths.plan} does not exist`);
       await this.writeTrackerFiles(paths, tracker);
       await this.writer.writeFileAtomic(paths.plan, embedTrackerBlock(raw, trackerBlockBody(tracker)));
+    });
+  }
+
+  /**
+   * A plan file edited by hand (saved in the editor): when its text is valid and differs from the
+   * latest revision it is recorded as the next revision, and the tracker follows it (items whose
+   * description survived keep their status). An invalid edit writes nothing, so the history and
+   * the tracker stay as the last valid revision left them.
+   */
+  recordEdit(stem: string): Promise<EditResult> {
+    return this.serial(async () => {
+      const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
+      const raw = await this.readText(paths.plan);
+      if (raw === undefined) throw new Error(`no plan "${stem}": ${paths.plan} does not exist`);
+      const numbers = await this.revisionNumbers(paths);
+      const latest = numbers[numbers.length - 1] ?? 0;
+      const base = { file: paths.plan, stem: paths.stem };
+      const v = validatePlan(raw);
+      if (!v.valid) return { kind: 'invalid', ...base, revision: latest, errors: v.errors };
+      const text = normalise(raw);
+      const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;
+      if (recorded === text) return { kind: 'unchanged', ...base, revision: latest };
+      const revision = await this.recordUnsavedText(paths);
+      const tracker = await this.readSidecar(paths);
+      if (tracker) {
+        const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
+        await this.writeTrackerFiles(paths, refreshed);
+        const fileText = embedTrackerBlock(text, trackerBlockBody(refreshed));
+        if (fileText !== raw) await this.writer.writeFileAtomic(paths.plan, fileText);
+      }
+      return { kind: 'recorded', ...base, revision };
     });
   }
 

@@ -12,6 +12,7 @@ import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports
 import type { Verifier } from '../verify/verifier';
 import type { AwaitingCheck } from './trackerView';
 import type { ReviewBook } from '../plan/reviewBook';
+import type { HandEditOutcome } from './handEdit';
 import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
@@ -110,6 +111,12 @@ export interface Session {
    * revision request carries every unresolved thread of the plan.
    */
   readonly review: ReviewBook;
+  /**
+   * The person saved the plan file (`planFile`, absolute). While it awaits approval, a valid edit
+   * becomes the next revision (the tracker follows, the gate is announced again); an invalid one
+   * writes nothing and comes back with its errors, on the file's lines, for diagnostics.
+   */
+  planEdited(planFile: string): Promise<HandEditOutcome>;
   /** Aborts the running turn (the person pressed Stop or closed the window). */
   cancel(): void;
   /** Stops following the verifier; the host dropped this session. */

@@ -11,6 +11,7 @@ import { detectIntent, intentToDecision } from '../lifecycle/intents';
 import type { ApprovalDecision, PlanApprovalResponse } from '../lifecycle/ports';
 import type { Verifier } from '../verify/verifier';
 import type { ReviewBook } from '../plan/reviewBook';
+import { acceptHandEdit, type HandEditOutcome } from './handEdit';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
 import { prepareHandoff, runBuild } from './buildRun';
 import { SessionCore } from './core';
@@ -99,6 +100,13 @@ class PlanwiseSession implements Session {
 
   get review(): ReviewBook {
     return this.core.review;
+  }
+
+  async planEdited(planFile: string): Promise<HandEditOutcome> {
+    if (this.busy && this.pending === undefined) return { kind: 'ignored', reason: 'a turn is running' };
+    const outcome = await acceptHandEdit(this.core, planFile);
+    if (outcome.kind === 'revision' || outcome.kind === 'invalid') await this.checkpoint();
+    return outcome;
   }
 
   async start(task: string, options: { mode?: 'plan' | 'build' } = {}): Promise<SessionStop> {
