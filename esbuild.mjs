@@ -1,7 +1,8 @@
 // Bundles the extension host, the CLI and the webview. `--watch` rebuilds on change,
 // `--production` minifies and drops source maps.
 import * as esbuild from 'esbuild';
-import { readFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readFileSync, mkdirSync, copyFileSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
@@ -44,18 +45,19 @@ const lazyHostPlugin = {
  * main.ts becomes a lazy `require('./cli/<bundle>.js')` of that command's own bundle, so
  * `planwise --version` parses a few KB and `check-command` only the gate, never `openai`.
  */
-const CLI_COMMAND_BUNDLES = {
-  checkCommand: 'check-command',
-  validatePlan: 'validate-plan',
-  plans: 'plans',
-  plan: 'session',
-  resume: 'session',
-};
+/** Commands that share one bundle: `plan` and `resume` both run a session (src/cli/commands/session.ts). */
+const CLI_SHARED_BUNDLES = { plan: 'session', resume: 'session' };
+/** Every `import('./commands/x')` of main.ts; each command not shared gets a bundle of its own. */
+const cliCommands = [...readFileSync('src/cli/main.ts', 'utf8').matchAll(/import\('\.\/commands\/(\w+)'\)/g)].map(
+  (m) => m[1],
+);
+const cliBundleOf = (command) => CLI_SHARED_BUNDLES[command] ?? command.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const lazyCliCommandsPlugin = {
   name: 'lazy-cli-commands',
   setup(build) {
     build.onResolve({ filter: /^\.\/commands\/\w+$/ }, (args) => {
-      const bundle = CLI_COMMAND_BUNDLES[args.path.slice('./commands/'.length)];
+      const command = args.path.slice('./commands/'.length);
+      const bundle = cliCommands.includes(command) ? cliBundleOf(command) : undefined;
       return /[\\/]src[\\/]cli[\\/]main\.ts$/.test(args.importer) && bundle
         ? { path: bundle, namespace: 'lazy-cli-command' }
         : undefined;
@@ -70,10 +72,10 @@ const lazyCliCommandsPlugin = {
   },
 };
 const cliCommandEntries = {
-  'cli/check-command': 'src/cli/commands/checkCommand.ts',
-  'cli/validate-plan': 'src/cli/commands/validatePlan.ts',
-  'cli/plans': 'src/cli/commands/plans.ts',
   'cli/session': 'src/cli/commands/session.ts',
+  ...Object.fromEntries(
+    cliCommands.filter((c) => !CLI_SHARED_BUNDLES[c]).map((c) => [`cli/${cliBundleOf(c)}`, `src/cli/commands/${c}.ts`]),
+  ),
 };
 
 /**
@@ -98,6 +100,79 @@ const vscodeApiPlugin = {
   },
 };
 
+/**
+ * The OpenAI-compatible client and the `openai` SDK are a bundle of their own, dist/openai.js,
+ * required by dist/host.js with the first session that needs it (src/host/session/engine.ts
+ * imports it lazily), so opening the panel does not parse them. The client's imports of the
+ * engine (`src/core/**`, e.g. ModelError) are not bundled twice: dist/openai.js reads them from
+ * dist/host.js's `__planwiseShared` table, so both files share one module instance (and
+ * `instanceof ModelError` holds across them). `sharedCore` collects that table while openai.js is
+ * built; the host's entry then exports it.
+ */
+// Real paths: esbuild resolves symlinks, and a staging folder (bench/bundle.mjs) links src/ in.
+const SRC_ROOT = path.dirname(realpathSync('src'));
+const OPENAI_CLIENT = realpathSync('src/node/openaiModelClient.ts');
+const CORE_DIR = realpathSync('src/core') + path.sep;
+const sharedCore = new Set();
+const openaiSharedCorePlugin = {
+  name: 'openai-shared-core',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.namespace === 'shared-core' || args.pluginData?.inner) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { inner: true },
+      });
+      if (r.errors.length > 0 || !r.path.startsWith(CORE_DIR)) return undefined;
+      const key = path.relative(SRC_ROOT, r.path).split(path.sep).join('/');
+      sharedCore.add(key);
+      return { path: key, namespace: 'shared-core' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
+      contents: `module.exports = require('./host.js').__planwiseShared[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/host\.js$/, namespace: 'shared-core' }, () => ({
+      path: './host.js',
+      external: true,
+    }));
+  },
+};
+/** In dist/host.js, every import of the OpenAI client becomes `require('./openai.js')`. */
+const lazyOpenaiPlugin = {
+  name: 'lazy-openai',
+  setup(build) {
+    build.onResolve({ filter: /openaiModelClient$/ }, async (args) => {
+      if (args.namespace === 'lazy-openai' || args.pluginData?.inner) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { inner: true },
+      });
+      return r.path === OPENAI_CLIENT ? { path: 'openai', namespace: 'lazy-openai' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-openai' }, () => ({
+      contents: "module.exports = require('./openai.js');",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/openai\.js$/, namespace: 'lazy-openai' }, () => ({
+      path: './openai.js',
+      external: true,
+    }));
+  },
+};
+/** The host's entry: the composition root, and the engine modules dist/openai.js reads from it. */
+function hostEntry() {
+  const keys = [...sharedCore].sort();
+  const lines = keys.map((k, i) => `import * as shared${i} from './${k}';`);
+  lines.push("export * from './src/host/composition';");
+  lines.push(
+    `export const __planwiseShared = { ${keys.map((k, i) => `${JSON.stringify(k)}: shared${i}`).join(', ')} };`,
+  );
+  return { contents: lines.join('\n'), resolveDir: path.resolve('.'), sourcefile: 'host-entry.ts', loader: 'ts' };
+}
+
 /** Codicons ship inside media/ so the webview never reaches the network. */
 function copyCodicons() {
   mkdirSync('media/codicons', { recursive: true });
@@ -118,10 +193,10 @@ const configs = [
   },
   {
     ...node,
-    entryPoints: ['src/host/composition.ts'],
+    stdin: hostEntry,
     outfile: 'dist/host.js',
     external: ['vscode'],
-    plugins: [vscodeApiPlugin],
+    plugins: [vscodeApiPlugin, lazyOpenaiPlugin],
   },
   {
     ...node,
@@ -143,10 +218,22 @@ const configs = [
   },
 ];
 
+const openaiConfig = {
+  ...node,
+  entryPoints: [OPENAI_CLIENT],
+  outfile: 'dist/openai.js',
+  plugins: [openaiSharedCorePlugin],
+};
+
 copyCodicons();
+// dist/openai.js first: its build collects the engine modules dist/host.js must export.
+const resolveStdin = (c) => (typeof c.stdin === 'function' ? { ...c, stdin: c.stdin() } : c);
 if (watch) {
-  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
-  await Promise.all(contexts.map((c) => c.watch()));
+  const openai = await esbuild.context(openaiConfig);
+  await openai.rebuild();
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(resolveStdin(c))));
+  await Promise.all([openai, ...contexts].map((c) => c.watch()));
 } else {
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  await esbuild.build(openaiConfig);
+  await Promise.all(configs.map((c) => esbuild.build(resolveStdin(c))));
 }

@@ -30,7 +30,12 @@ const OUTPUTS = [
   { key: 'extension', file: 'dist/extension.js' },
   // The host's composition (panel, engine, openai), required on first use rather than at activation.
   { key: 'host', file: 'dist/host.js', optional: true },
+  // The OpenAI client and SDK, required by host.js with the first session that needs them.
+  { key: 'openai', file: 'dist/openai.js', optional: true },
+  // The CLI's dispatcher, and the bundles of its two most used commands (each loaded by its command).
   { key: 'cli', file: 'dist/cli.js' },
+  { key: 'cliCheckCommand', file: 'dist/cli/check-command.js', optional: true },
+  { key: 'cliSession', file: 'dist/cli/session.js', optional: true },
   { key: 'webview', file: 'media/webview.js' },
   { key: 'webviewCss', file: 'media/webview.css', optional: true },
 ];
@@ -161,7 +166,14 @@ async function bundle() {
       ...(sizes.host?.bytes
         ? [`host ${formatBytes(sizes.host.bytes)} (gzip ${formatBytes(sizes.host.gzipBytes)}) loaded on first use`]
         : []),
-      `cli ${formatBytes(sizes.cli.bytes)} (gzip ${formatBytes(sizes.cli.gzipBytes)})`,
+      ...(sizes.openai?.bytes
+        ? [
+            `openai ${formatBytes(sizes.openai.bytes)} (gzip ${formatBytes(sizes.openai.gzipBytes)}) with the first session`,
+          ]
+        : []),
+      `cli ${formatBytes(sizes.cli.bytes)} dispatcher` +
+        (sizes.cliCheckCommand?.bytes ? ` + check-command ${formatBytes(sizes.cliCheckCommand.bytes)}` : '') +
+        (sizes.cliSession?.bytes ? ` / plan+resume ${formatBytes(sizes.cliSession.bytes)}` : ''),
       `webview ${formatBytes(sizes.webview.bytes)} (gzip ${formatBytes(sizes.webview.gzipBytes)})`,
       vsix.bytes !== null ? `VSIX ${formatBytes(vsix.bytes)}` : `VSIX not measured: ${vsix.reason}`,
     ];

@@ -1,5 +1,5 @@
 // The figures of `npm run bench`, in table order: what each measures, its goal, and how it runs.
-import { activation, gate, panel, planStore } from './external.mjs';
+import { activation, firstRequest, gate, panel, planStore } from './external.mjs';
 import { runFigureScript } from './producers.mjs';
 
 const script = (file, id, options) => () => runFigureScript(file, id, options);
@@ -26,6 +26,14 @@ export const FIGURES = [
     goal: '≤ 1.1× bare Node',
     method: 'production build in a staging folder; whole processes, interleaved rounds; median of per-round ratios',
     run: script('bench/cliStart.mjs', 'cli', { timeoutMs: 300_000 }),
+  },
+  {
+    id: 'firstRequest',
+    title: 'Time to first request in the real VS Code: task submitted → first byte at the scripted server',
+    goal: 'warm ≤ 50 ms of Planwise’s own work',
+    method:
+      'read from the e2e harness output (test/e2e/firstPaint.e2e.ts: cold and warm session, bundle loads recorded)',
+    run: firstRequest,
   },
   {
     id: 'prompt',

@@ -108,6 +108,14 @@ export class ScriptedServer {
     this.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   }
 
+  /**
+   * Calls `listener` as each request's head arrives (its first bytes, before the body is read),
+   * with the request path and `Date.now()`: what a time-to-first-request measurement reads.
+   */
+  onRequestStart(listener: (path: string, atMs: number) => void): void {
+    this.server.on('request', (req: IncomingMessage) => listener(req.url ?? '', Date.now()));
+  }
+
   /** Starts a server on 127.0.0.1 on a free port. */
   static async start(script: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
     const server = createServer();

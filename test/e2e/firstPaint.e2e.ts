@@ -1,0 +1,135 @@
+// First paint without the engine, and the time to the first model request, in a real VS Code
+// (code-server) on the installed VSIX. A preload (support/recordBundles.cjs) records every Planwise
+// bundle the extension host compiles, with when and how long: the panel opens and shows its idle
+// state with dist/extension.js and dist/host.js only, never dist/openai.js (the OpenAI client and
+// SDK), which loads with the first session. From the task submitted (Enter in the input box) to the
+// first request's head at the scripted server, cold (first session) and warm (second), with the
+// time spent loading bundles in between: written to test-artifacts/e2e/firstRequest.json.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  artifactsDir,
+  buildPlanwiseVsix,
+  openWorkbench,
+  startCodeServer,
+  type CodeServer,
+  type Workbench,
+} from './harness';
+import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
+import { ModelScript } from './support/modelScript';
+import { Panel, planwiseSettings } from './support/ui';
+import { SELECTORS } from './harness';
+
+interface BundleLoad {
+  readonly file: string;
+  readonly at: number;
+  readonly ms: number;
+}
+
+describe('e2e: first paint without the engine, and the time to the first request (installed VSIX)', function () {
+  let ws: Workspace;
+  let model: ModelScript;
+  let server: CodeServer | undefined;
+  let wb: Workbench | undefined;
+  let panel: Panel;
+  let logDir: string;
+  let bundleLog: string;
+  /** Date.now() when each chat request's head reached the server. */
+  const requestHeads: number[] = [];
+
+  const bundles = (): BundleLoad[] =>
+    existsSync(bundleLog)
+      ? readFileSync(bundleLog, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as BundleLoad)
+      : [];
+
+  before(async function () {
+    ws = makeWorkspace();
+    model = await ModelScript.start();
+    model.server.onRequestStart((p, at) => {
+      if (p.endsWith('/chat/completions')) requestHeads.push(at);
+    });
+    logDir = mkdtempSync(path.join(os.tmpdir(), 'planwise-e2e-bundles-'));
+    bundleLog = path.join(logDir, 'bundles.jsonl');
+    server = await startCodeServer({
+      workspace: ws.root,
+      vsix: buildPlanwiseVsix().file,
+      settings: planwiseSettings(model.baseURL),
+      env: {
+        NODE_OPTIONS: `--require ${path.join(__dirname, 'support', 'recordBundles.cjs')}`,
+        PLANWISE_E2E_BUNDLE_LOG: bundleLog,
+      },
+    });
+    wb = await openWorkbench(server);
+    panel = new Panel(wb);
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
+  });
+
+  after(async function () {
+    if (server) saveLogs('firstPaint', server.userDataDir);
+    await wb?.close();
+    await server?.stop();
+    await model?.close();
+    ws?.cleanup();
+    rmSync(logDir, { recursive: true, force: true });
+  });
+
+  it('opens the panel and shows its idle state without loading the OpenAI client', async function () {
+    await panel.open();
+    await panel.waitFor('.pw-empty', { text: /Describe a task below/ });
+    const files = bundles().map((b) => b.file);
+    assert.ok(files.includes('dist/extension.js'), `bundles loaded: ${files.join(', ')}`);
+    assert.ok(files.includes('dist/host.js'), `bundles loaded: ${files.join(', ')}`);
+    assert.ok(!files.includes('dist/openai.js'), `the OpenAI client loaded for an idle panel: ${files.join(', ')}`);
+  });
+
+  it('times task submitted → first request, cold and warm; the OpenAI client loads with the first session', async function () {
+    assert.ok(wb);
+    const submit = async (task: string): Promise<number> => {
+      await wb!.runCommand('Planwise: Start Planning');
+      const widget = wb!.page.locator(SELECTORS.quickInput);
+      await widget.filter({ hasText: /Describe the task/ }).waitFor({ state: 'visible', timeout: 30_000 });
+      const box = wb!.page.locator(SELECTORS.quickInputBox);
+      await box.fill(task);
+      const at = Date.now();
+      await box.press('Enter');
+      return at;
+    };
+    const run = async (task: string) => {
+      const heads = requestHeads.length;
+      model.push(planTurn(greetingPlan()));
+      const submitted = await submit(task);
+      await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
+      const first = requestHeads[heads];
+      assert.ok(first !== undefined, 'no request reached the server');
+      const loads = bundles().filter((b) => b.at >= submitted && b.at <= first);
+      return {
+        ms: first - submitted,
+        moduleLoadMs: Math.round(loads.reduce((s, b) => s + b.ms, 0) * 10) / 10,
+        bundles: loads.map((b) => `${b.file} ${b.ms.toFixed(1)} ms`),
+      };
+    };
+    const cold = await run('Make the greeting friendlier');
+    const openai = bundles().filter((b) => b.file === 'dist/openai.js');
+    assert.equal(openai.length, 1, 'dist/openai.js loads once, with the first session');
+    await wb.runCommand('Planwise: Cancel Plan');
+    await panel.waitFor('.pw-notice, .pw-empty, .pw-user', {});
+    const warm = await run('Make the greeting shorter');
+    assert.equal(bundles().filter((b) => b.file === 'dist/openai.js').length, 1, 'dist/openai.js loaded again');
+    mkdirSync(artifactsDir, { recursive: true });
+    const record = { cold, warm, measuredAt: new Date().toISOString() };
+    writeFileSync(path.join(artifactsDir, 'firstRequest.json'), `${JSON.stringify(record, null, 2)}\n`);
+    console.log(
+      `      task → first request: cold ${cold.ms} ms (loading bundles ${cold.moduleLoadMs} ms: ${cold.bundles.join(', ') || 'none'}); ` +
+        `warm ${warm.ms} ms (loading bundles ${warm.moduleLoadMs} ms)`,
+    );
+  });
+});
