@@ -193,7 +193,8 @@ describe('the one verify model', () => {
       const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'every verify form'], {
         env: NO_RETRIES,
       });
-      assert.equal(r.code, 0, r.stderr);
+      // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
+      assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(marks(s.ws.root), MARKS);
       assert.match(r.stdout, /Every verify form \(4\/6 completed, 66%\)/);
       assert.match(
@@ -211,7 +212,8 @@ describe('the one verify model', () => {
           env: NO_RETRIES,
         },
       );
-      assert.equal(r.code, 0, r.stderr);
+      // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
+      assert.equal(r.code, 1, r.stderr);
       const events = r.stdout
         .trim()
         .split('\n')
@@ -228,7 +230,8 @@ describe('the one verify model', () => {
         env: NO_RETRIES,
         stdin: ['y', 'n'],
       });
-      assert.equal(r.code, 0, r.stderr);
+      // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
+      assert.equal(r.code, 1, r.stderr);
       assert.match(r.stdout, /\? Step 5 needs your check: open the page and confirm it shows the greeting/);
       assert.match(r.stdout, /\? Step 6 needs your check: confirm the log shows one line/);
       assert.match(r.stdout, /Every verify form \(5\/6 completed, 83%\)/);
