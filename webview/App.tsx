@@ -7,6 +7,7 @@ import type { PanelStore } from './store';
 import { Composer } from './components/Composer';
 import { GatePanel } from './components/Gate';
 import { Header } from './components/Header';
+import { SetupCard } from './components/SetupCard';
 import { InterviewWizard } from './components/InterviewWizard';
 import { EnterPlanningCard, FlagNotices, GrantMoreCard, HandoffProgress, PanelNotices } from './components/Prompts';
 import { TodoTree } from './components/TodoTree';
@@ -51,8 +52,13 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
           }
         }}
       >
-        <Header lifecycle={state.lifecycle} budget={state.budget} locked={handoffRunning} />
-        <FlagNotices flags={state.flags} />
+        <Header
+          lifecycle={state.lifecycle}
+          budget={state.budget}
+          locked={handoffRunning}
+          {...(state.flags.provider ? { provider: state.flags.provider } : {})}
+        />
+        {state.setup ? <SetupCard setup={state.setup} /> : <FlagNotices flags={state.flags} />}
         <PanelNotices notices={state.notices} />
         {state.tracker ? <TodoTree tracker={state.tracker} trusted={state.flags.trusted} /> : null}
         <main class="pw-main">

@@ -49,6 +49,7 @@ import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
+import { ReviewComments } from './review/reviewComments';
 
 /** Built in `activate()` (cheap) and shared with the lazily loaded host. */
 export interface SharedParts {
@@ -184,10 +185,26 @@ export function composeHost(shared: SharedParts): Host {
     log,
     onEvent: (e) => {
       if (e.type === 'model.retrying') countdown.attachNotice(noticeId(e.seq));
+      review.onEvent(e);
     },
   });
   store.add(controller);
+  // ---- plan review: comment threads on plan files, hand edits at the gate -------------------
+  const review = store.add(
+    new ReviewComments({
+      session: () => controller.current,
+      workspace: () =>
+        roots().length > 0
+          ? { reader: ws().reader, writer: ws().writer, root: roots()[0]!, plansDir: config.settings.plansDirectory }
+          : undefined,
+      isPlanFile: (p) => roots().length > 0 && ws().planFiles.isPlanFile(p),
+      requestChanges: (note) => controller.decide('revise', note),
+      changed: () => lensChanged.fire(),
+      log,
+    }),
+  );
   const services: HostServices = {
+    review,
     controller,
     pending,
     native,
@@ -291,6 +308,7 @@ export function composeHost(shared: SharedParts): Host {
     gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
+    openComments: (file) => review.openCount(file),
   };
 
   // A reload mid-plan brings the session back, with its pending approval or question.

@@ -31,6 +31,12 @@ export const COMMANDS = {
   cancelVerify: 'planwise.cancelVerify',
   /** The person signs a verify check off (CodeLens, panel); hidden from the palette. */
   markChecked: 'planwise.markChecked',
+  /** Plan review (the comment widget on plan files): a new thread or a reply. */
+  reviewAddComment: 'planwise.review.addComment',
+  /** Sends every unresolved review thread to the planner (the comment widget). */
+  reviewRequestChanges: 'planwise.review.requestChanges',
+  reviewResolve: 'planwise.review.resolve',
+  reviewReopen: 'planwise.review.reopen',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

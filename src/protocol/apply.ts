@@ -120,6 +120,9 @@ export function applyOps(state: ViewState, ops: readonly DeltaOp[]): ViewState {
       case 'flags.set':
         set('flags', op.flags);
         break;
+      case 'setup.set':
+        set('setup', op.setup);
+        break;
     }
   }
   if (transcript !== state.transcript) set('transcript', transcript);

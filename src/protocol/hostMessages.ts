@@ -11,6 +11,7 @@
  *   webview's whole state and restarts the count.
  */
 import * as z from 'zod';
+import { SetupStateSchema } from './setup';
 import {
   BudgetSchema,
   EnterPlanningPromptSchema,
@@ -47,6 +48,7 @@ export const DeltaOpSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('handoff.set'), handoff: HandoffSchema.nullable() }),
   z.object({ op: z.literal('notices.set'), notices: z.array(PanelNoticeSchema) }),
   z.object({ op: z.literal('flags.set'), flags: FlagsSchema }),
+  z.object({ op: z.literal('setup.set'), setup: SetupStateSchema.nullable() }),
 ]);
 
 export const SnapshotMessageSchema = z.object({ type: z.literal('snapshot'), seq, state: ViewStateSchema });

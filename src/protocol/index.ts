@@ -10,6 +10,7 @@ import { WebviewMessageSchema, type WebviewMessage } from './webviewMessages';
 export * from './viewState';
 export * from './hostMessages';
 export * from './webviewMessages';
+export * from './setup';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
 export { renderPanelHtml, type PanelHtmlOptions } from './panelHtml';

@@ -5,6 +5,7 @@
  * here: the webview keeps that itself.
  */
 import * as z from 'zod';
+import { ProviderLabelSchema, SetupStateSchema } from './setup';
 
 const id = z.string().min(1).max(200);
 const count = z.number().int().nonnegative();
@@ -269,6 +270,8 @@ export const FlagsSchema = z.object({
   keyRequired: z.boolean().optional(),
   /** Workspace trust: when false, shell and verify runs are off. */
   trusted: z.boolean(),
+  /** The provider and model in use, for the header. */
+  provider: ProviderLabelSchema.optional(),
 });
 
 export const ViewStateSchema = z.object({
@@ -283,6 +286,8 @@ export const ViewStateSchema = z.object({
   grantMore: GrantMorePromptSchema.nullable(),
   handoff: HandoffSchema.nullable(),
   notices: z.array(PanelNoticeSchema),
+  /** The setup card, while it is open. */
+  setup: SetupStateSchema.nullable().optional(),
 });
 
 export type Mode = z.infer<typeof ModeSchema>;

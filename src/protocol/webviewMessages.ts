@@ -5,6 +5,12 @@
  */
 import * as z from 'zod';
 import { ModeSchema, RequestIdSchema } from './viewState';
+import {
+  SetupCloseMessageSchema,
+  SetupEditMessageSchema,
+  SetupSaveMessageSchema,
+  SetupTestMessageSchema,
+} from './setup';
 
 const text = (max: number) => z.string().max(max);
 
@@ -97,6 +103,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   SetApiKeyMessageSchema,
   RetryMessageSchema,
   ChangeProviderMessageSchema,
+  SetupEditMessageSchema,
+  SetupTestMessageSchema,
+  SetupSaveMessageSchema,
+  SetupCloseMessageSchema,
 ]);
 
 export type InterviewAnswer = z.infer<typeof InterviewAnswerSchema>;

@@ -27,6 +27,9 @@ function fakeActions(answer = true) {
     compareRevisions: rec('compareRevisions', Promise.resolve()),
     resume: rec('resume', Promise.resolve()),
     setApiKey: rec('setApiKey', Promise.resolve()),
+    retry: rec('retry', Promise.resolve()),
+    changeProvider: rec('changeProvider', Promise.resolve()),
+    setup: rec('setup', Promise.resolve()),
   };
   return { actions, calls };
 }

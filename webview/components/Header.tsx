@@ -1,5 +1,5 @@
 /** Mode switch, lifecycle state and the budget meter. */
-import type { Budget, Lifecycle, Mode } from '../../src/protocol';
+import type { Budget, Lifecycle, Mode, ProviderLabel } from '../../src/protocol';
 import { usePanel } from '../context';
 import { ProgressRing } from '../ui/ProgressRing';
 import { BudgetMeter } from './BudgetMeter';
@@ -40,7 +40,23 @@ export function ModeSwitch({ mode, locked }: { mode: Mode; locked: boolean }) {
   );
 }
 
-function HeaderView(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean }) {
+/** The provider and model in use; clicking it opens the setup card. */
+function ProviderButton({ provider }: { provider: ProviderLabel }) {
+  const { post } = usePanel();
+  return (
+    <button
+      type="button"
+      class="pw-provider"
+      title="Change provider or model"
+      aria-label={`Provider: ${provider.label}, model ${provider.model}. Change`}
+      onClick={() => post({ type: 'changeProvider' })}
+    >
+      {provider.label} · {provider.model}
+    </button>
+  );
+}
+
+function HeaderView(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean; provider?: ProviderLabel }) {
   const { lifecycle, budget } = props;
   return (
     <header class="pw-header">
@@ -49,6 +65,7 @@ function HeaderView(props: { lifecycle: Lifecycle; budget: Budget | null; locked
         {lifecycle.busy ? <ProgressRing /> : null}
         {STATE_LABEL[lifecycle.state]}
       </span>
+      {props.provider ? <ProviderButton provider={props.provider} /> : null}
       {budget ? <BudgetMeter budget={budget} /> : null}
     </header>
   );

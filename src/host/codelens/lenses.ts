@@ -22,6 +22,8 @@ export interface LensInput {
   readonly gateOpen: boolean;
   /** Saved revisions of this plan (its history entries). */
   readonly revisions: number;
+  /** Unresolved review threads on this plan (absent: none). */
+  readonly openComments?: number;
 }
 
 export type LensAction =
@@ -88,7 +90,17 @@ export function planLenses(input: LensInput): LensSpec[] {
   }
   if (input.gateOpen) {
     out.push({ line: top, title: '$(check) Approve', action: { kind: 'approve' } });
-    out.push({ line: top, title: '$(edit) Revise', action: { kind: 'revise' } });
+    const open = input.openComments ?? 0;
+    out.push(
+      open > 0
+        ? {
+            line: top,
+            title: `$(comment-discussion) Request changes (${open} comment${open === 1 ? '' : 's'})`,
+            tooltip: 'Send every unresolved comment to the planner, with an optional note',
+            action: { kind: 'revise' },
+          }
+        : { line: top, title: '$(edit) Revise', action: { kind: 'revise' } },
+    );
   }
   if (input.revisions >= 2) {
     out.push({ line: top, title: '$(diff) Compare with previous revision', action: { kind: 'compare' } });

@@ -12,6 +12,8 @@ export interface LensSource {
   gateOpenFor(planFile: string): boolean;
   revisions(planFile: string): Promise<number>;
   isPlanFile(path: string): boolean;
+  /** Unresolved review threads on a plan (absent: the host keeps no review). */
+  openComments?(planFile: string): Promise<number>;
 }
 
 function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'command' | 'arguments'> {
@@ -47,6 +49,7 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
     resultOf: source.resultOf(file),
     gateOpen: source.gateOpenFor(file),
     revisions: await source.revisions(file),
+    ...(source.openComments ? { openComments: await source.openComments(file) } : {}),
   });
   return specs.map((s) => {
     const range = new vscode.Range(s.line, 0, s.line, 0);

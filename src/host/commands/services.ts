@@ -8,6 +8,7 @@ import type { SessionController } from '../session/controller';
 import type { PlanFiles } from '../session/planFiles';
 import type { TrustState } from '../trust';
 import type { VerifyService } from '../verify/verifyService';
+import type { ReviewComments } from '../review/reviewComments';
 
 export interface HostServices {
   readonly controller: SessionController;
@@ -15,6 +16,8 @@ export interface HostServices {
   readonly native: NativePrompts;
   readonly planFiles: PlanFiles;
   readonly verify: VerifyService;
+  /** Review threads on plan files (the comment widget's commands). */
+  readonly review: ReviewComments;
   readonly archive: ArchiveStore | undefined;
   /** A session's build checkpoints, in the extension's storage. */
   checkpoints(sessionId: string): CheckpointStore;

@@ -14,6 +14,7 @@ import {
 import { resumeSession } from './resume';
 import { revertBuild } from './revert';
 import type { HostServices } from './services';
+import type { CommentReply, CommentThread } from 'vscode';
 
 export type { HostCommandKey } from './keys';
 
@@ -36,6 +37,10 @@ export const HOST_COMMANDS: Record<HostCommandKey, Runner> = {
   runVerify: (s, file, step, entry) => runVerify(s, file, step, entry),
   cancelVerify: (s, file, step, entry) => cancelVerify(s, file, step, entry),
   markChecked: (s, file, step, entry) => markChecked(s, file, step, entry),
+  reviewAddComment: (s, reply) => s.review.addComment(reply as CommentReply),
+  reviewRequestChanges: (s, reply) => s.review.requestChanges(reply as CommentReply | undefined),
+  reviewResolve: (s, thread) => s.review.setResolved(thread as CommentThread, true),
+  reviewReopen: (s, thread) => s.review.setResolved(thread as CommentThread, false),
 };
 
 export async function runHostCommand(s: HostServices, key: HostCommandKey, args: readonly unknown[]): Promise<unknown> {

@@ -82,5 +82,12 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
     async changeProvider() {
       await s.changeProvider();
     },
+    async setup(what, draft) {
+      if (what === 'close') s.setup.close();
+      else if (draft && what === 'edit') s.setup.edit(draft);
+      else if (draft && what === 'test') await s.setup.test(draft);
+      else if (draft && what === 'save' && (await s.setup.save(draft)))
+        s.log.info('setup saved: provider, base URL and model');
+    },
   };
 }

@@ -13,6 +13,10 @@ import { runVerify } from './runVerify';
 import { setApiKey } from './setApiKey';
 import { retry } from './retry';
 import { changeProvider } from './changeProvider';
+import { setupClose } from './setupClose';
+import { setupEdit } from './setupEdit';
+import { setupSave } from './setupSave';
+import { setupTest } from './setupTest';
 import { setMode } from './setMode';
 import { submit } from './submit';
 import type { HandlerTable } from './types';
@@ -38,4 +42,8 @@ export const HANDLERS: HandlerTable = {
   setApiKey,
   retry,
   changeProvider,
+  setupEdit,
+  setupTest,
+  setupSave,
+  setupClose,
 };

@@ -2,7 +2,14 @@
  * What the panel's message handlers may do. The composition root implements it with the session
  * controller, the pending-request table and VS Code; tests pass fakes.
  */
-import type { ApprovalDecision, InterviewOutcome, Mode, WebviewMessage, WebviewMessageType } from '../../../protocol';
+import type {
+  ApprovalDecision,
+  InterviewOutcome,
+  Mode,
+  SetupDraft,
+  WebviewMessage,
+  WebviewMessageType,
+} from '../../../protocol';
 
 export interface PanelActions {
   /** Posts a full snapshot (answers `ready` and `resync`). */
@@ -26,6 +33,8 @@ export interface PanelActions {
   retry(noticeId: string): Promise<void>;
   /** Opens where the provider, base URL, model and key are set. */
   changeProvider(): Promise<void>;
+  /** The setup card: an edit, Test connection, Save, Close. */
+  setup(what: 'edit' | 'test' | 'save' | 'close', draft?: SetupDraft): Promise<void>;
 }
 
 export interface HandlerContext {

@@ -1,0 +1,69 @@
+import { mountPanel } from './panelHarness';
+import assert from 'node:assert/strict';
+import { fireEvent } from '@testing-library/preact';
+import type { SetupState } from '../../src/protocol';
+
+const base: SetupState = {
+  reason: 'first-run',
+  draft: { choice: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1' },
+  url: { ok: true, url: 'https://api.openai.com/v1', completed: false },
+  local: false,
+  hasKey: false,
+  models: null,
+  test: null,
+};
+
+describe('panel: setup card', () => {
+  it('shows on first run instead of the key banner, and the key row only for a remote endpoint', () => {
+    const p = mountPanel({ state: { flags: { hasApiKey: false, keyRequired: true, trusted: true }, setup: base } });
+    assert.ok(p.getByRole('heading', { name: /Choose where models come from/ }));
+    assert.equal(p.queryByText(/No API key is set/), null, 'one prompt, not two');
+    assert.ok(p.getByText('No key is stored.'));
+    fireEvent.click(p.getByText('Set key…'));
+    assert.deepEqual(p.sent('setApiKey'), [{ type: 'setApiKey' }]);
+    p.update([{ op: 'setup.set', setup: { ...base, local: true, draft: { ...base.draft, choice: 'ollama' } } }]);
+    assert.equal(p.queryByText('No key is stored.'), null, 'no key field for a loopback endpoint');
+  });
+
+  it('posts each edit, Test connection and Save with the draft; shows the model list and the URL check', () => {
+    const p = mountPanel({ state: { setup: base } });
+    fireEvent.change(p.getByRole('combobox', { name: 'Provider' }), { target: { value: 'ollama' } });
+    assert.equal(p.sent('setupEdit').at(-1)!.draft.choice, 'ollama');
+    p.update([
+      {
+        op: 'setup.set',
+        setup: {
+          ...base,
+          draft: { choice: 'ollama', baseUrl: 'localhost:11434', model: '' },
+          url: { ok: true, url: 'http://localhost:11434/v1', completed: true },
+          local: true,
+          models: { status: 'ready', ids: ['llama3.2', 'qwen2.5-coder:14b'] },
+        },
+      },
+    ]);
+    assert.ok(p.getByText('Will use http://localhost:11434/v1'));
+    assert.equal(p.container.querySelectorAll('datalist option').length, 2);
+    assert.ok(p.getByText('2 models offered'));
+    fireEvent.input(p.getByLabelText(/^Model/), { target: { value: 'qwen2.5-coder:14b' } });
+    fireEvent.click(p.getByTestId('setup-test'));
+    fireEvent.click(p.getByTestId('setup-save'));
+    assert.equal(p.sent('setupTest').at(-1)!.draft.model, 'qwen2.5-coder:14b');
+    assert.deepEqual(p.sent('setupSave').at(-1)!.draft, {
+      choice: 'ollama',
+      baseUrl: 'localhost:11434',
+      model: 'qwen2.5-coder:14b',
+    });
+    p.update([{ op: 'setup.set', setup: null }]);
+    assert.equal(p.queryByTestId('setup-card'), null);
+  });
+
+  it('the header shows the provider and model, and clicking it reopens the card', () => {
+    const p = mountPanel({
+      state: { flags: { hasApiKey: false, trusted: true, provider: { label: 'Ollama', model: 'qwen2.5-coder:14b' } } },
+    });
+    const button = p.getByRole('button', { name: /Provider: Ollama, model qwen2\.5-coder:14b/ });
+    assert.equal(button.textContent, 'Ollama · qwen2.5-coder:14b');
+    fireEvent.click(button);
+    assert.deepEqual(p.sent('changeProvider'), [{ type: 'changeProvider' }]);
+  });
+});
