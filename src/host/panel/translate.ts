@@ -185,15 +185,7 @@ export class EventTranslator {
       case 'review.thread.created':
       case 'review.thread.replied':
       case 'review.thread.outdated':
-      case 'review.thread.moved':
-      case 'review.thread.resolved':
-      case 'review.thread.reopened':
-      case 'review.requested':
-        return []; // shown as comment threads on the plan file (src/host/review)
-      case 'review.thread.created':
-      case 'review.thread.replied':
-      case 'review.thread.outdated':
-      case 'review.thread.moved':
+      case 'review.thread.reanchored':
       case 'review.thread.resolved':
       case 'review.thread.reopened':
       case 'review.requested':
