@@ -21,21 +21,6 @@ export const FIGURES = [
     run: activation,
   },
   {
-    id: 'cli',
-    title: 'CLI cold start: `planwise --version` and `planwise check-command -- ls` vs bare `node -e 0`',
-    goal: '≤ 1.1× bare Node',
-    method: 'production build in a staging folder; whole processes, interleaved rounds; median of per-round ratios',
-    run: script('bench/cliStart.mjs', 'cli', { timeoutMs: 300_000 }),
-  },
-  {
-    id: 'firstRequest',
-    title: 'Time to first request in the real VS Code: task submitted → first byte at the scripted server',
-    goal: 'warm ≤ 50 ms of Planwise’s own work',
-    method:
-      'read from the e2e harness output (test/e2e/firstPaint.e2e.ts: cold and warm session, bundle loads recorded)',
-    run: firstRequest,
-  },
-  {
     id: 'prompt',
     title: 'Prompt overhead: system prompt + tool schemas (o200k tokens)',
     goal: '≤ 2,000 planning',
@@ -86,18 +71,33 @@ export const FIGURES = [
     run: script('bench/hostMemory.mjs', 'hostMemory', { nodeArgs: ['--expose-gc'], timeoutMs: 300_000 }),
   },
   {
+    id: 'planStore',
+    title: 'Plan-store crash loop (SIGKILL during writes)',
+    goal: '0 torn or invalid files',
+    method: 'bench/planStoreCrash.mjs if present, else the plan store crash test (200 SIGKILLs)',
+    run: planStore,
+  },
+  {
+    id: 'cli',
+    title: 'CLI cold start: `planwise --version` and `planwise check-command -- ls` vs bare `node -e 0`',
+    goal: '≤ 1.1× bare Node',
+    method: 'production build in a staging folder; whole processes, interleaved rounds; median of per-round ratios',
+    run: script('bench/cliStart.mjs', 'cli', { timeoutMs: 300_000 }),
+  },
+  {
+    id: 'firstRequest',
+    title: 'Time to first request in the real VS Code: task submitted → first byte at the scripted server',
+    goal: 'warm ≤ 50 ms of Planwise’s own work',
+    method:
+      'read from the e2e harness output (test/e2e/firstPaint.e2e.ts: cold and warm session, bundle loads recorded)',
+    run: firstRequest,
+  },
+  {
     id: 'peers',
     title: 'Peers side by side: prompt overhead, tools, first request, `--version`, one-turn peak RSS',
     goal: 'reported; Planwise’s prompt the smallest',
     method:
       'pinned peers installed on demand into .bench-cache/peers; one headless plan-mode turn each against a scripted server in its wire format',
     run: script('bench/peers.mjs', 'peers', { timeoutMs: 900_000 }),
-  },
-  {
-    id: 'planStore',
-    title: 'Plan-store crash loop (SIGKILL during writes)',
-    goal: '0 torn or invalid files',
-    method: 'bench/planStoreCrash.mjs if present, else the plan store crash test (200 SIGKILLs)',
-    run: planStore,
   },
 ];

@@ -50,6 +50,9 @@ import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
 import { ReviewComments } from './review/reviewComments';
+import { SetupService, providerLabel, setupNeeded } from './setup/setupService';
+import { listModels } from './models';
+import { vscodeLmModels } from './adapters/vscodeLmProvider';
 
 /** Built in `activate()` (cheap) and shared with the lazily loaded host. */
 export interface SharedParts {
@@ -84,6 +87,7 @@ export function composeHost(shared: SharedParts): Host {
     hasApiKey: keys.known.length > 0,
     keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
     trusted: trust.trusted,
+    provider: providerLabel(config.settings),
   });
   const hub = new PanelHub(
     { ...emptyViewState(), flags: flags() },
@@ -176,6 +180,16 @@ export function composeHost(shared: SharedParts): Host {
     providerModel: (settings) => vscodeLmModel(settings, (line) => log.debug(`vscode.lm: ${line}`)),
     log: (line) => log.debug(line),
   });
+  // ---- the setup card: where models come from ------------------------------------------------
+  const setup = new SetupService({
+    settings: () => config.settings,
+    update: (key, value) => config.update(key, value),
+    hasKey: () => keys.known.length > 0,
+    apiKey: () => keys.get(),
+    listModels: (url, key) => listModels(url, key),
+    lmModels: () => vscodeLmModels(),
+    show: (state) => hub.update([{ op: 'setup.set', setup: state }]),
+  });
   const controller: SessionController = new SessionController({
     engine,
     hub,
@@ -220,8 +234,10 @@ export function composeHost(shared: SharedParts): Host {
     focusPanel: async () => {
       await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
     },
+    setup,
     changeProvider: async () => {
-      await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:planwise.planwise');
+      await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
+      setup.open('requested');
     },
     async currentPlan() {
       const fromSession = controller.current?.planFile;
@@ -267,7 +283,12 @@ export function composeHost(shared: SharedParts): Host {
   const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
   store.add(keys.onDidChange(updateFlags));
   store.add(config.onDidChange(updateFlags));
-  void keys.hasKey().then(updateFlags);
+  // The first-run card waits for secret storage before deciding that no provider works.
+  void keys.hasKey().then((hasKey) => {
+    updateFlags();
+    if (setupNeeded(config.settings, hasKey)) setup.open('first-run');
+  });
+  store.add(keys.onDidChange(() => setup.keyChanged()));
   const trustNotice = () =>
     controller.setStandingNotice(
       'trust',

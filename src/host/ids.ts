@@ -20,6 +20,8 @@ export const COMMANDS = {
   clearApiKey: 'planwise.clearApiKey',
   selectModel: 'planwise.selectModel',
   showLog: 'planwise.showLog',
+  /** The setup card in the panel: provider, base URL, model, key, Test connection. */
+  openSetup: 'planwise.openSetup',
   resumeSession: 'planwise.resumeSession',
   revertBuild: 'planwise.revertBuild',
   stop: 'planwise.stop',

@@ -9,6 +9,7 @@ import type { PlanFiles } from '../session/planFiles';
 import type { TrustState } from '../trust';
 import type { VerifyService } from '../verify/verifyService';
 import type { ReviewComments } from '../review/reviewComments';
+import type { SetupService } from '../setup/setupService';
 
 export interface HostServices {
   readonly controller: SessionController;
@@ -22,6 +23,7 @@ export interface HostServices {
   /** A session's build checkpoints, in the extension's storage. */
   checkpoints(sessionId: string): CheckpointStore;
   readonly trust: TrustState;
+  readonly setup: SetupService;
   readonly log: HostLog;
   showAdvice(advice: Advice): void;
   focusPanel(): Promise<void>;

@@ -32,6 +32,7 @@ export const HOST_COMMANDS: Record<HostCommandKey, Runner> = {
   resumeSession: (s, id) => resumeSession(s, id),
   revertBuild: (s, id, step) => revertBuild(s, id, step),
   stop: (s) => stop(s),
+  openSetup: (s) => s.changeProvider(),
   answerQuestions: (s) => answerQuestions(s),
   grantMore: (s) => grantMore(s),
   runVerify: (s, file, step, entry) => runVerify(s, file, step, entry),
