@@ -206,6 +206,18 @@ export const GateSchema = z.object({
   hasPreviousRevision: z.boolean(),
   /** Workspace-relative plan file, for an "open plan" link. */
   planFile: z.string().optional(),
+  /** Unresolved review threads on the plan (the engine's list), each linked to its line. */
+  openComments: z
+    .array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        line: z.number().int().positive(),
+        outdated: z.boolean(),
+        answered: z.boolean(),
+      }),
+    )
+    .optional(),
 });
 
 export const InterviewOptionSchema = z.object({

@@ -1,7 +1,9 @@
 /**
  * "Ready to code?": the plan's synopsis and three choices. Keyboard safety: focus starts on
  * "No, stay in Plan mode"; Enter there only opens the feedback box; in the box Enter adds a
- * line and Ctrl/Cmd+Enter sends the feedback as a revision request, never as an approval.
+ * line and Ctrl/Cmd+Enter sends the feedback as a revision request, never as an approval. The
+ * plan's open review comments are listed with links to their lines; they go with any revision
+ * request, and approving while some are open asks once ("Approve with 3 unresolved comments?").
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApprovalDecision, Gate } from '../../src/protocol';
@@ -20,6 +22,9 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
   const [answeredId, setAnsweredId] = useState<string | null>(null);
   const [revising, setRevising] = useState(false);
   const [feedback, setFeedback] = useState('');
+  /** An approval held for "Approve with N unresolved comments?" (asked once per gate). */
+  const [confirming, setConfirming] = useState<ApprovalDecision | null>(null);
+  const [confirmedId, setConfirmedId] = useState<string | null>(null);
   const stayRef = useRef<HTMLButtonElement>(null);
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
@@ -28,6 +33,7 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
   useEffect(() => {
     setRevising(false);
     setFeedback('');
+    setConfirming(null);
     stayRef.current?.focus();
   }, [gate.requestId]);
 
@@ -44,6 +50,16 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
     post({ type: 'approvalResponse', requestId: gate.requestId, decision, ...(text ? { feedback: text } : {}) });
   };
   const sendRevision = () => respond('revise', feedback.trim() || undefined);
+  const comments = gate.openComments ?? [];
+  const open = comments.length;
+  const openText = `${open} open comment${open === 1 ? '' : 's'}`;
+  const approve = (decision: ApprovalDecision) => {
+    if (open > 0 && confirmedId !== gate.requestId) {
+      setConfirming(decision);
+      return;
+    }
+    respond(decision);
+  };
 
   const percent = Math.round(gate.contextPercent);
   const recommendFresh = gate.contextPercent >= FRESH_CONTEXT_THRESHOLD;
@@ -76,6 +92,26 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
           ))}
         </ul>
       ) : null}
+      {open > 0 ? (
+        <div class="pw-gate-comments">
+          <p>
+            <Icon name="comment-discussion" /> {openText}
+          </p>
+          <ul>
+            {comments.map((c) => (
+              <li key={c.id}>
+                {gate.planFile ? (
+                  <FileLink path={gate.planFile} line={c.line} label={`${c.id} · ${c.label}`} />
+                ) : (
+                  `${c.id} · ${c.label}`
+                )}
+                {c.outdated ? <span class="pw-tag">outdated</span> : null}
+                {c.answered ? <span class="pw-tag">answered</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {shown.length > 0 ? (
         <ol class="pw-steps">
           {shown.map((s, i) => (
@@ -102,7 +138,7 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
       ) : null}
 
       <div class="pw-choices" role="group" aria-label="What next?">
-        <button type="button" class="pw-choice" disabled={locked} onClick={() => respond('execute')}>
+        <button type="button" class="pw-choice" disabled={locked} onClick={() => approve('execute')}>
           <span class="pw-choice-title">Yes, implement this plan</span>
           <span class="pw-choice-sub">Build in this thread, with its context.</span>
         </button>
@@ -110,7 +146,7 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
           type="button"
           class={`pw-choice${recommendFresh ? ' pw-choice-recommended' : ''}`}
           disabled={locked}
-          onClick={() => respond('fresh_context')}
+          onClick={() => approve('fresh_context')}
         >
           <span class="pw-choice-title">
             Yes, clear context and implement
@@ -128,10 +164,36 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
           onClick={() => setRevising(true)}
         >
           <span class="pw-choice-title">No, stay in Plan mode</span>
-          <span class="pw-choice-sub">Say what to change; the plan is revised, nothing is built.</span>
+          <span class="pw-choice-sub">
+            {open > 0
+              ? `Sends the ${openText} to the planner, with your note; nothing is built.`
+              : 'Say what to change; the plan is revised, nothing is built.'}
+          </span>
         </button>
       </div>
 
+      {confirming ? (
+        <div class="pw-confirm" role="alertdialog" aria-label="Approve with unresolved comments?">
+          <p>
+            Approve with {open} unresolved comment{open === 1 ? '' : 's'}?
+          </p>
+          <div class="pw-actions">
+            <Button
+              onClick={() => {
+                const decision = confirming;
+                setConfirming(null);
+                setConfirmedId(gate.requestId);
+                respond(decision);
+              }}
+            >
+              Approve anyway
+            </Button>
+            <Button appearance="secondary" onClick={() => setConfirming(null)}>
+              Back
+            </Button>
+          </div>
+        </div>
+      ) : null}
       {revising ? (
         <div class="pw-feedback">
           <label for={feedbackId}>What should change?</label>

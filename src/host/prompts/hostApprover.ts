@@ -45,6 +45,9 @@ export function gateOf(card: GateCardInfo, requestId: string, planFile: string):
     proposedDuringExecution: card.proposedDuringExecution,
     hasPreviousRevision: card.previousRevision !== undefined,
     planFile,
+    ...(card.openComments && card.openComments.length > 0
+      ? { openComments: card.openComments.map((c) => ({ ...c })) }
+      : {}),
   };
 }
 
