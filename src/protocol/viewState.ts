@@ -26,6 +26,9 @@ export const NoticeLevelSchema = z.enum(['info', 'warning', 'error']);
 
 export const VerdictSchema = z.object({ allowed: z.boolean(), reason: z.string() });
 
+/** allowed and ran · ran and failed · blocked by the gate · refused by the plan's scope · held back by a guard. */
+export const ToolOutcomeSchema = z.enum(['ok', 'failed', 'blocked', 'refused', 'skipped']);
+
 export const UserItemSchema = z.object({ id, kind: z.literal('user'), text: z.string() });
 /** Model prose, rendered as sanitised markdown. `streaming` is true until the item completes. */
 export const AssistantItemSchema = z.object({
@@ -50,6 +53,11 @@ export const ToolCallItemSchema = z.object({
   argsSummary: z.string(),
   /** The read-only gate's verdict; absent until the gate has decided. */
   verdict: VerdictSchema.optional(),
+  /** What became of the call, as the engine decided it; absent until it ended. One row per call: */
+  outcome: ToolOutcomeSchema.optional(),
+  /** …its result's size and preview live on the call's row too. */
+  bytes: count.optional(),
+  preview: z.string().optional(),
 });
 export const ToolResultItemSchema = z.object({
   id,
@@ -100,6 +108,7 @@ export const ItemPatchSchema = z
     streaming: z.boolean(),
     argsSummary: z.string(),
     verdict: VerdictSchema,
+    outcome: ToolOutcomeSchema,
     ok: z.boolean(),
     bytes: count,
     preview: z.string(),
@@ -310,6 +319,7 @@ export type UserItem = z.infer<typeof UserItemSchema>;
 export type AssistantItem = z.infer<typeof AssistantItemSchema>;
 export type ThinkingItem = z.infer<typeof ThinkingItemSchema>;
 export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
+export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 export type ToolResultItem = z.infer<typeof ToolResultItemSchema>;
 export type PlanItem = z.infer<typeof PlanItemSchema>;
 export type NoticeItem = z.infer<typeof NoticeItemSchema>;

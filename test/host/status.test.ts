@@ -23,13 +23,13 @@ function budget(patch: Partial<Budget> = {}): Budget {
 
 describe('status-bar budget', () => {
   it('shows tool calls, context and spend against the cap compactly', () => {
-    assert.equal(statusText(budget()), '$(checklist) 12/120 · 34% · 43k/100k tok');
+    assert.equal(statusText(budget()), '$(checklist) Planwise: 12/120 calls · ctx 34% · 43k/100k tok');
   });
 
   it('shows unlimited limits and a missing cap plainly', () => {
     assert.equal(
       statusText(budget({ toolCalls: { used: 7, max: 0 }, tokens: { input: 900, output: 50, cap: 0 } })),
-      '$(checklist) 7/∞ · 34% · 950 tok',
+      '$(checklist) Planwise: 7/∞ calls · ctx 34%',
     );
     assert.equal(statusText(null), '$(checklist) Planwise');
   });

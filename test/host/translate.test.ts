@@ -57,7 +57,7 @@ describe('engine events → panel deltas', () => {
     );
   });
 
-  it('shows a tool call with its verdict, then its result (completed without a start)', () => {
+  it('shows a tool call with its verdict, then its result on the same row (completed without a start)', () => {
     const h = harness();
     const callItem = {
       id: 'call-c1',
@@ -86,8 +86,10 @@ describe('engine events → panel deltas', () => {
         name: 'exec_command',
         argsSummary: 'git log -5',
         verdict: { allowed: true, reason: 'read-only' },
+        outcome: 'ok',
+        bytes: 812,
+        preview: 'abc',
       },
-      { id: 'result-c1', kind: 'tool_result', callId: 'c1', ok: true, bytes: 812, preview: 'abc' },
     ]);
   });
 

@@ -224,15 +224,8 @@ export function sessionScenes(now: number): Scene[] {
               name: 'read_file',
               argsSummary: 'src/server/app.ts',
               verdict: { allowed: true, reason: 'read-only tool' },
-            },
-          },
-          {
-            op: 'item.add',
-            item: {
-              id: 'r1',
-              kind: 'tool_result',
-              callId: 'call-1',
-              ok: true,
+              // One row per call: the host puts the result on the call's row.
+              outcome: 'ok',
               bytes: 2150,
               preview: 'import express…',
             },
@@ -246,6 +239,9 @@ export function sessionScenes(now: number): Scene[] {
               name: 'run_command',
               argsSummary: 'rm -rf build',
               verdict: { allowed: false, reason: '`rm` changes files; planning is read-only.' },
+              outcome: 'blocked',
+              bytes: 40,
+              preview: '`rm` changes files; planning is read-only.',
             },
           },
           { op: 'item.add', item: { id: 'a1', kind: 'assistant', text: '', streaming: true } },

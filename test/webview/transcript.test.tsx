@@ -46,7 +46,8 @@ describe('panel: planning stream', () => {
     assert.equal(p.getByRole('button', { name: /Thought/ }).getAttribute('aria-expanded'), 'true');
 
     assert.ok(p.getByText('read_file'));
-    assert.ok(p.getByRole('img', { name: 'allowed by the read-only gate' }));
+    assert.ok(p.getByRole('img', { name: 'allowed and ran' }));
+    assert.ok(p.getByRole('img', { name: 'blocked before it ran' }));
     const blocked = p.container.querySelector('.pw-tool-blocked')!;
     assert.match(blocked.textContent!, /Blocked: rm changes files; planning is read-only\./);
     assert.equal(blocked.querySelector('.pw-verdict code')?.textContent, 'rm', 'the reason renders inline markdown');

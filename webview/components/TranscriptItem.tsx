@@ -1,5 +1,5 @@
 /** One transcript entry, by kind. */
-import type { TranscriptItem } from '../../src/protocol';
+import type { ToolOutcome, TranscriptItem } from '../../src/protocol';
 import { Icon } from '../ui/Icon';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
@@ -14,6 +14,20 @@ export function formatBytes(bytes: number): string {
 }
 
 const NOTICE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
+
+/** A call's icon, its label (what a screen reader says) and its result's summary, by the engine's outcome. */
+const OUTCOME: Record<ToolOutcome, { icon: string; class: string; label: string; summary: string }> = {
+  ok: { icon: 'check', class: 'pw-ok', label: 'allowed and ran', summary: 'Result' },
+  failed: { icon: 'error', class: 'pw-bad', label: 'ran and failed', summary: 'Failed' },
+  blocked: { icon: 'circle-slash', class: 'pw-bad', label: 'blocked before it ran', summary: 'Blocked' },
+  refused: {
+    icon: 'circle-slash',
+    class: 'pw-bad',
+    label: 'refused (the reason is in its result)',
+    summary: 'Refused',
+  },
+  skipped: { icon: 'debug-step-over', class: 'pw-muted', label: 'not run: held back by a guard', summary: 'Not run' },
+};
 
 /** A rough height before the item is measured, so the scrollbar is close from the start. */
 export function estimateItemHeight(item: TranscriptItem): number {
@@ -58,27 +72,49 @@ function ItemView({ item }: { item: TranscriptItem }) {
           {() => <RichText text={item.text} format="plain" streaming={item.streaming} class="pw-muted" />}
         </Collapsible>
       );
-    case 'tool_call':
+    case 'tool_call': {
+      const outcome = item.outcome ? OUTCOME[item.outcome] : undefined;
       return (
-        <div class={`pw-item pw-tool-call${item.verdict && !item.verdict.allowed ? ' pw-tool-blocked' : ''}`}>
+        <div
+          class={`pw-item pw-tool-call${item.verdict && !item.verdict.allowed ? ' pw-tool-blocked' : ''}`}
+          data-outcome={item.outcome ?? 'running'}
+        >
           <div class="pw-tool-line">
             <Icon name="tools" />
-            <span class="pw-tool-name">{item.name}</span>
+            <span class="pw-tool-name">{item.name === 'request_user_input' ? 'questions' : item.name}</span>
             <code class="pw-tool-args" title={item.argsSummary}>
               {item.argsSummary}
             </code>
-            {item.verdict?.allowed ? <Icon name="check" class="pw-ok" label="allowed by the read-only gate" /> : null}
+            {outcome ? (
+              <Icon name={outcome.icon} class={outcome.class} label={outcome.label} />
+            ) : item.verdict?.allowed ? (
+              <Icon name="loading" class="codicon-modifier-spin" label="running" />
+            ) : null}
           </div>
           {item.verdict && !item.verdict.allowed ? (
             <div class="pw-verdict" role="note">
               <Icon name="circle-slash" />
               <span>
-                Blocked: <RichText text={item.verdict.reason} format="inline" />
+                Blocked: <RichText text={item.verdict.reason.replace(/^blocked:\s*/i, '')} format="inline" />
               </span>
             </div>
           ) : null}
+          {item.preview !== undefined && item.outcome !== 'blocked' ? (
+            <Collapsible
+              class={`pw-tool-result${item.outcome === 'ok' ? '' : ' pw-failed'}`}
+              stateKey={`item:${item.id}:result`}
+              summary={
+                <span class="pw-summary">
+                  {outcome?.summary ?? 'Result'} · {formatBytes(item.bytes ?? 0)}
+                </span>
+              }
+            >
+              {() => <RichText text={item.preview ?? ''} format="plain" class="pw-preview" />}
+            </Collapsible>
+          ) : null}
         </div>
       );
+    }
     case 'tool_result':
       return (
         <Collapsible

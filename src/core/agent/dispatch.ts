@@ -142,7 +142,21 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     item: {
       id: `result-${call.id}`,
       kind: 'tool_result',
-      result: { callId: call.id, ok: result.ok, bytes: result.bytes, preview: result.content.slice(0, 2000) },
+      result: {
+        callId: call.id,
+        ok: result.ok,
+        bytes: result.bytes,
+        preview: result.content.slice(0, 2000),
+        outcome: !admission.admit
+          ? 'skipped'
+          : !verdict.allowed || !tool
+            ? 'blocked'
+            : result.ok
+              ? 'ok'
+              : result.blocked === true
+                ? 'refused'
+                : 'failed',
+      },
     },
   });
 

@@ -18,6 +18,13 @@ export interface GateVerdictInfo {
   readonly reason: string;
 }
 
+/**
+ * `ok`: allowed and ran; `failed`: allowed, ran and failed; `blocked`: the gate (or the build's
+ * command policy) refused it before it ran; `refused`: the tool refused it itself, e.g. a write
+ * outside the approved plan's scope; `skipped`: a guard held it back (a repeat, a budget).
+ */
+export type ToolOutcome = 'ok' | 'failed' | 'blocked' | 'refused' | 'skipped';
+
 export interface ItemPayload {
   readonly id: string;
   readonly kind: ItemKind;
@@ -27,7 +34,14 @@ export interface ItemPayload {
   readonly delta?: string;
   readonly tool?: { readonly callId: string; readonly name: string; readonly arguments: string };
   readonly verdict?: GateVerdictInfo;
-  readonly result?: { readonly callId: string; readonly ok: boolean; readonly bytes: number; readonly preview: string };
+  readonly result?: {
+    readonly callId: string;
+    readonly ok: boolean;
+    readonly bytes: number;
+    readonly preview: string;
+    /** What became of the call, decided once by the dispatcher (hosts render it, never re-derive it). */
+    readonly outcome?: ToolOutcome;
+  };
   readonly plan?: {
     readonly file: string;
     readonly markdown: string;

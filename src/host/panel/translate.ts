@@ -266,6 +266,17 @@ export class EventTranslator {
         id = streamed;
       }
     }
+    // One row per tool call: the result lands on its call's row when the panel has that row.
+    if (kind === 'tool_result' && item.result && !this.known.has(id)) {
+      const callRow = this.alias.get(`call-${item.result.callId}`) ?? `call-${item.result.callId}`;
+      if (this.known.get(callRow) === 'tool_call') {
+        this.alias.set(item.id, callRow);
+        const r = item.result;
+        const outcome = r.outcome ?? (r.ok ? 'ok' : 'failed');
+        const patch = { outcome, bytes: Math.max(0, Math.round(r.bytes)), preview: r.preview };
+        return [{ op: 'item.patch', id: callRow, patch }];
+      }
+    }
     if (!this.known.has(id)) {
       this.known.set(id, kind);
       return [{ op: 'item.add', item: this.fullItem(id, kind, item, !completed) }];

@@ -13,6 +13,16 @@ export function summariseArgs(raw: string): string {
     return clip(raw.replace(/\s+/g, ' ').trim());
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return clip(JSON.stringify(value));
+  // The interview (request_user_input) reads as its questions, not as JSON.
+  const questions = (value as { questions?: unknown }).questions;
+  if (Array.isArray(questions)) {
+    const asked = questions
+      .map((q) =>
+        typeof (q as { question?: unknown })?.question === 'string' ? (q as { question: string }).question : '',
+      )
+      .filter((q) => q !== '');
+    if (asked.length > 0) return clip(asked.join(' · '));
+  }
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
   if (entries.length === 1 && typeof entries[0]![1] === 'string') return clip(entries[0]![1]);
   const main = entries.find(([k]) => k === 'command' || k === 'path' || k === 'pattern');
