@@ -4,7 +4,8 @@
  * parsed them: commands with Run/Cancel and their last result, checks with "Mark checked", and
  * "Awaiting your check" on a step that waits for the person. Relative times refresh every minute.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { activePath, revealRow } from '../trackerScroll';
 import {
   formatAgo,
   type Tracker,
@@ -136,7 +137,7 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
   const open = uiState.expanded[key] ?? (node.children.length > 0 || node.status === 'in_progress');
   const status = STATUS[node.status];
   return (
-    <li class={`pw-todo pw-status-${node.status}`}>
+    <li class={`pw-todo pw-status-${node.status}`} data-path={node.path}>
       <div class="pw-todo-row">
         {hasDetails ? (
           <button
@@ -188,6 +189,12 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
 
 function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
   const now = useNow(AGE_REFRESH_MS);
+  const section = useRef<HTMLElement>(null);
+  const active = activePath(tracker.items);
+  useEffect(() => {
+    const row = active ? section.current?.querySelector<HTMLElement>(`li[data-path="${active}"] > .pw-todo-row`) : null;
+    if (section.current && row) revealRow(section.current, row);
+  }, [active]);
   const c = tracker.counts;
   const percent = tracker.percent;
   const parts = [
@@ -197,7 +204,7 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
     c.pending > 0 ? `${c.pending} pending` : '',
   ].filter(Boolean);
   return (
-    <section class="pw-tracker pw-card" aria-label="Task tracker">
+    <section ref={section} class="pw-tracker pw-card" aria-label="Task tracker">
       <header class="pw-tracker-head">
         <Icon name="checklist" />
         <span class="pw-tracker-title">{tracker.title}</span>
