@@ -23,7 +23,7 @@ import {
 import { saveLogs, screenshotOnFailure } from './support/artifacts';
 
 const A_JS = 'function one() {\n  return 1;\n}\n\nfunction two() {\n  return 2;\n}\n';
-const PERSON = '// typed by the person';
+const PERSON = 'const typedByThePerson = true;';
 const PASS = 'node -e "process.exit(0)"';
 
 describe('e2e: the build never loses what the person typed; Revert Build and Undo (installed VSIX)', function () {
@@ -41,7 +41,8 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     server = await startCodeServer({
       workspace: ws.root,
       vsix: vsix.file,
-      settings: planwiseSettings(model.baseURL, { 'planwise.build.scope': 'record' }),
+      // The web workbench saves after a delay by default; this person saves by hand.
+      settings: planwiseSettings(model.baseURL, { 'planwise.build.scope': 'record', 'files.autoSave': 'off' }),
     });
     wb = await openWorkbench(server);
     panel = new Panel(wb);
@@ -107,9 +108,12 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
       'the editor still has unsaved changes',
     );
     const build = model.since(mark);
-    assert.match(toolResults(build[0]).join('\n'), new RegExp(PERSON), 'the agent read the text the person sees');
+    assert.match(toolResults(build[1]).join('\n'), new RegExp(PERSON), 'the agent read the text the person sees');
     assert.match(toolResults(build[2]).join('\n'), /left unsaved/);
-    await panel.waitFor('.pw-tool-result', { text: /left unsaved/ });
+    // The transcript says so: the edit's result, opened in the panel.
+    const edit = (await panel.locator('.pw-tool-call')).filter({ hasText: 'edit_file' }).first();
+    await edit.locator('.pw-tool-result .pw-summary').click();
+    await panel.waitFor('.pw-tool-call', { text: /left unsaved/ });
     await panel.waitFor('.pw-item', { text: /Build done/ });
     await wb.screenshot('e2e-bound-01-unsaved');
   });
