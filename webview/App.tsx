@@ -8,6 +8,7 @@ import { Composer } from './components/Composer';
 import { GatePanel } from './components/Gate';
 import { Header } from './components/Header';
 import { SetupCard } from './components/SetupCard';
+import { Announcer } from './components/Announcer';
 import { InterviewWizard } from './components/InterviewWizard';
 import { EnterPlanningCard, FlagNotices, GrantMoreCard, HandoffProgress, PanelNotices } from './components/Prompts';
 import { TodoTree } from './components/TodoTree';
@@ -66,6 +67,7 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
         </main>
         {dock}
         <Composer lifecycle={state.lifecycle} disabled={handoffRunning} />
+        <Announcer state={state} />
       </div>
     </PanelContext.Provider>
   );
