@@ -47,7 +47,7 @@ import { watchPlanFiles } from './session/planFileWatcher';
 import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
-import { TrustGatedRunner, UNTRUSTED_EXPLANATION, type TrustState } from './trust';
+import { TrustGatedRunner, type TrustState } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
 import { ReviewComments } from './review/reviewComments';
 import { SetupService, providerLabel, setupNeeded } from './setup/setupService';
@@ -240,6 +240,9 @@ export function composeHost(shared: SharedParts): Host {
       await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
     },
     setup,
+    trustWorkspace: async () => {
+      await vscode.commands.executeCommand('workbench.trust.manage');
+    },
     changeProvider: async () => {
       await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
       setup.open('requested');
@@ -294,17 +297,9 @@ export function composeHost(shared: SharedParts): Host {
     if (setupNeeded(config.settings, hasKey)) setup.open('first-run');
   });
   store.add(keys.onDidChange(() => setup.keyChanged()));
-  const trustNotice = () =>
-    controller.setStandingNotice(
-      'trust',
-      trust.trusted
-        ? undefined
-        : { id: 'restricted-mode', kind: 'warning', text: UNTRUSTED_EXPLANATION, resumeAvailable: false },
-    );
-  if (!trust.trusted) trustNotice();
+  // Restricted Mode is one banner (the panel's, from flags.trusted, with its Trust Workspace button).
   store.add(
     trust.onDidChange(() => {
-      trustNotice();
       updateFlags();
       lensChanged.fire();
       log.info('workspace trust granted: shell commands and verify runs are on');

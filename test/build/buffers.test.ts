@@ -11,6 +11,7 @@ import { editFileTool } from '../../src/core/tools/build/editFile';
 import { writeFileTool } from '../../src/core/tools/build/writeFile';
 import { readFileTool } from '../../src/core/tools/readFile';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
+import type { AgentToolContext } from '../../src/core/tools/session/context';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 import { guardedContext } from './helpers';
 
@@ -81,7 +82,7 @@ describe('unsaved buffers: the build edits what the person sees and never saves 
     assert.equal(readFileSync(ws.path('src/a.js'), 'utf8'), SOURCE, 'nothing was saved over the file');
     // A range edit, never the whole document.
     assert.equal(editor.wholeWrites.length, 0);
-    const [{ edits }] = editor.edits as [{ edits: readonly TextEdit[] }];
+    const edits = editor.edits[0]!.edits;
     assert.deepEqual(
       edits.map((e) => e.text),
       ['return 20;'],
@@ -118,10 +119,10 @@ describe('unsaved buffers: the build edits what the person sees and never saves 
       writeFileAtomic: (p, d) => editor.writeFileAtomic(p, d),
       mkdirp: (p) => editor.mkdirp(p),
     };
-    const r = await editFileTool.run(
-      { path: 'src/a.js', old_text: 'return 1;', new_text: 'return 10;' },
-      { ...g.ctx, writer: racing },
-    );
+    const r = await editFileTool.run({ path: 'src/a.js', old_text: 'return 1;', new_text: 'return 10;' }, {
+      ...g.ctx,
+      writer: racing,
+    } as AgentToolContext);
     assert.equal(r.ok, false);
     assert.match(r.content, /changed since you read it/);
   });

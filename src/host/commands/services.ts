@@ -27,6 +27,8 @@ export interface HostServices {
   readonly log: HostLog;
   showAdvice(advice: Advice): void;
   focusPanel(): Promise<void>;
+  /** Manage Workspace Trust (the Restricted Mode banner's button). */
+  trustWorkspace(): Promise<void>;
   /** Where the provider, base URL, model and key are chosen (the panel's setup card). */
   changeProvider(): Promise<void>;
   /** The plan the person means: the session's, else the plan in the active editor, else the newest. */
