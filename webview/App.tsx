@@ -33,7 +33,9 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
     state.handoff || state.gate || state.interview || state.enterPlanning || state.grantMore ? (
       <div class="pw-dock">
         {state.handoff ? <HandoffProgress handoff={state.handoff} /> : null}
-        {state.gate ? <GatePanel gate={state.gate} disabled={handoffRunning} /> : null}
+        {state.gate ? (
+          <GatePanel gate={state.gate} disabled={handoffRunning} restricted={!state.flags.trusted} />
+        ) : null}
         {state.interview ? <InterviewWizard interview={state.interview} disabled={handoffRunning} /> : null}
         {state.enterPlanning ? <EnterPlanningCard prompt={state.enterPlanning} disabled={handoffRunning} /> : null}
         {state.grantMore ? <GrantMoreCard prompt={state.grantMore} disabled={handoffRunning} /> : null}

@@ -84,6 +84,8 @@ export const SetApiKeyMessageSchema = z.object({ type: z.literal('setApiKey') })
 export const RetryMessageSchema = z.object({ type: z.literal('retry'), noticeId: z.string().min(1).max(200) });
 /** Change provider on a failed request's notice, or the header's provider label: the setup card. */
 export const ChangeProviderMessageSchema = z.object({ type: z.literal('changeProvider') });
+/** The Restricted Mode banner's button: opens VS Code's Manage Workspace Trust. */
+export const TrustWorkspaceMessageSchema = z.object({ type: z.literal('trustWorkspace') });
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   ReadyMessageSchema,
@@ -103,6 +105,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   SetApiKeyMessageSchema,
   RetryMessageSchema,
   ChangeProviderMessageSchema,
+  TrustWorkspaceMessageSchema,
   SetupEditMessageSchema,
   SetupTestMessageSchema,
   SetupSaveMessageSchema,

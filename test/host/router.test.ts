@@ -29,6 +29,7 @@ function fakeActions(answer = true) {
     setApiKey: rec('setApiKey', Promise.resolve()),
     retry: rec('retry', Promise.resolve()),
     changeProvider: rec('changeProvider', Promise.resolve()),
+    trustWorkspace: rec('trustWorkspace', Promise.resolve()),
     setup: rec('setup', Promise.resolve()),
   };
   return { actions, calls };

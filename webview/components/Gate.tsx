@@ -17,7 +17,7 @@ import { pure } from '../pure';
 /** At or above this context use, a fresh thread is marked recommended. */
 export const FRESH_CONTEXT_THRESHOLD = 50;
 
-function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
+function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolean; restricted?: boolean }) {
   const { post } = usePanel();
   const [answeredId, setAnsweredId] = useState<string | null>(null);
   const [revising, setRevising] = useState(false);
@@ -78,6 +78,11 @@ function GateView({ gate, disabled }: { gate: Gate; disabled: boolean }) {
         </p>
       ) : null}
       <h3 class="pw-gate-plan-title">{gate.title}</h3>
+      {restricted ? (
+        <p class="pw-callout pw-callout-warning" role="note">
+          <Icon name="shield" /> Verify is off in Restricted Mode: steps cannot complete.
+        </p>
+      ) : null}
       {gate.summary ? <RichText text={gate.summary} format="markdown" class="pw-gate-summary" /> : null}
       <p class={`pw-validation ${gate.validation.valid ? 'pw-ok' : 'pw-warn'}`}>
         <Icon name={gate.validation.valid ? 'pass' : 'warning'} />{' '}

@@ -142,6 +142,9 @@ function FlagNoticesView({ flags }: { flags: Flags }) {
             This workspace is not trusted: planning works with the file tools, but shell commands and verify runs are
             off until you trust it.
           </span>
+          <Button appearance="secondary" onClick={() => post({ type: 'trustWorkspace' })}>
+            Trust Workspace
+          </Button>
         </div>
       ) : null}
     </>

@@ -82,6 +82,9 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
     async changeProvider() {
       await s.changeProvider();
     },
+    async trustWorkspace() {
+      await s.trustWorkspace();
+    },
     async setup(what, draft) {
       if (what === 'close') s.setup.close();
       else if (draft && what === 'edit') s.setup.edit(draft);

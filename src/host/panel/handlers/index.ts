@@ -13,6 +13,7 @@ import { runVerify } from './runVerify';
 import { setApiKey } from './setApiKey';
 import { retry } from './retry';
 import { changeProvider } from './changeProvider';
+import { trustWorkspace } from './trustWorkspace';
 import { setupClose } from './setupClose';
 import { setupEdit } from './setupEdit';
 import { setupSave } from './setupSave';
@@ -42,6 +43,7 @@ export const HANDLERS: HandlerTable = {
   setApiKey,
   retry,
   changeProvider,
+  trustWorkspace,
   setupEdit,
   setupTest,
   setupSave,

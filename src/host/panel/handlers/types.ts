@@ -33,6 +33,8 @@ export interface PanelActions {
   retry(noticeId: string): Promise<void>;
   /** Opens where the provider, base URL, model and key are set. */
   changeProvider(): Promise<void>;
+  /** Opens VS Code's Manage Workspace Trust. */
+  trustWorkspace(): Promise<void>;
   /** The setup card: an edit, Test connection, Save, Close. */
   setup(what: 'edit' | 'test' | 'save' | 'close', draft?: SetupDraft): Promise<void>;
 }
