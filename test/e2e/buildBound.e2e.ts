@@ -25,6 +25,7 @@ import { saveLogs, screenshotOnFailure } from './support/artifacts';
 const A_JS = 'function one() {\n  return 1;\n}\n\nfunction two() {\n  return 2;\n}\n';
 const PERSON = 'const typedByThePerson = true;';
 const PASS = 'node -e "process.exit(0)"';
+const B_JS = "exports.b = 'before';\n";
 
 describe('e2e: the build never loses what the person typed; Revert Build and Undo (installed VSIX)', function () {
   let ws: Workspace;
@@ -37,6 +38,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     const vsix = buildPlanwiseVsix();
     ws = makeWorkspace('planwise-e2e-bound-');
     writeFileSync(ws.file('a.js'), A_JS);
+    writeFileSync(ws.file('b.js'), B_JS);
     model = await ModelScript.start();
     server = await startCodeServer({
       workspace: ws.root,
@@ -172,6 +174,28 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     assert.match(toolResults(build[2]).join('\n'), /the file changed since you read it; read it again/);
     assert.match(toolResults(build[3]).join('\n'), /return 1; \/\/ kept/);
     assert.match(toolResults(build[4]).join('\n'), /edited a\.js/);
+    model.assertDrained();
+  });
+
+  it("4. a file without unsaved changes: the range edit is saved, and the editor's Undo reverts it", async function () {
+    assert.ok(wb);
+    model.push(planTurn(samplePlan('Change b', 'b.js', PASS)));
+    await startPlanning(wb, 'Change b.js');
+    const mark = await atGate();
+    model.push(
+      sse.toolTurn([{ name: 'edit_file', args: { path: 'b.js', old_text: "'before'", new_text: "'after'" } }]),
+      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+      sse.textTurn('b.js says after.'),
+    );
+    await approve();
+    await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
+    assert.equal(readFileSync(ws.file('b.js'), 'utf8'), "exports.b = 'after';\n", 'saved: it had no unsaved changes');
+    assert.doesNotMatch(toolResults(model.since(mark)[1]).join('\n'), /left unsaved/);
+    await openFile(wb, 'b.js');
+    await waitForEditorText(wb, "'after'");
+    await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await wb.page.keyboard.press('Control+Z');
+    await waitForEditorText(wb, "'before'");
     model.assertDrained();
   });
 });
