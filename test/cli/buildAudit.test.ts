@@ -121,3 +121,33 @@ describe('planwise plan --non-interactive --approve execute: the closing audit, 
     assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), files['src/greet.ts']);
   });
 });
+
+describe('planwise plan on a terminal: a scope request', () => {
+  const { setup } = useCliScene();
+
+  it('asks with the three choices; "2" allows the rest of the build and the report says who allowed it', async () => {
+    const plan = samplePlan('Say hello', 'src/greet.ts', 'grep -q hello src/greet.ts');
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([
+          { name: 'write_file', args: { path: 'src/extra.ts', content: 'x\n' } },
+          { name: 'write_file', args: { path: 'src/more.ts', content: 'y\n' } },
+          { name: 'edit_file', args: { path: 'src/greet.ts', old_text: "'hi'", new_text: "'hello'" } },
+        ]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Done.'),
+      ],
+      { 'src/greet.ts': "export const greeting = 'hi';\n" },
+    );
+    const r = await runCli(['plan', '--interactive', ...s.args, 'say hello'], { env: NO_RETRIES, stdin: ['1', '2'] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\? The build agent wants to create src\/extra\.ts, outside the plan's scope:/);
+    assert.match(r.stdout, /plan scope: src\/greet\.ts/);
+    assert.match(r.stdout, /allowed for the rest of this build/);
+    assert.equal((r.stdout.match(/outside the plan's scope/g) ?? []).length, 1, 'asked once for the build');
+    assert.match(r.stdout, /- src\/extra\.ts \(create\): allowed by person \(rest of the build\)/);
+    assert.match(r.stdout, /- src\/more\.ts \(create\): allowed by person \(rest of the build\)/);
+    assert.equal(readFileSync(s.ws.path('src/more.ts'), 'utf8'), 'y\n');
+  });
+});
