@@ -99,8 +99,27 @@ async function revertEdit(
   return { edit, save };
 }
 
+/** No session in this window (after a reload): the newest archived sessions that have checkpoints. */
+async function pickBuiltSession(s: HostServices): Promise<string | undefined> {
+  const ids = ((await s.archive?.list()) ?? []).reverse().slice(0, 30);
+  const built: string[] = [];
+  for (const id of ids) {
+    const manifest = await s
+      .checkpoints(id)
+      .readManifest()
+      .catch(() => undefined);
+    if (manifest !== undefined) built.push(id);
+  }
+  if (built.length === 0) return undefined;
+  const picked = await vscode.window.showQuickPick(built, {
+    title: 'Planwise: Revert Build',
+    placeHolder: "Which session's build to revert (newest first)",
+  });
+  return picked;
+}
+
 export async function revertBuild(s: HostServices, idArg?: unknown, stepArg?: unknown): Promise<void> {
-  const id = typeof idArg === 'string' ? idArg : s.controller.current?.id;
+  const id = typeof idArg === 'string' ? idArg : (s.controller.current?.id ?? (await pickBuiltSession(s)));
   if (!id) {
     void vscode.window.showInformationMessage('Planwise: there is no build in this window to revert.');
     return;
