@@ -185,3 +185,28 @@ export async function firstRequest() {
     { ...json, source: rel, written, goalMs: FIRST_REQUEST_GOAL_MS },
   );
 }
+
+/**
+ * The panel's first paint in the real VS Code of the e2e harness (test/e2e/firstPaint.e2e.ts writes
+ * test-artifacts/e2e/firstPaint.json): from focusing the view to its idle state (activation,
+ * dist/host.js, the view resolved, the panel rendered), against an empty webview view (the
+ * webview-probe fixture, already activated) in the same window. Goal: ≤ 2×.
+ */
+export const FIRST_PAINT_GOAL_RATIO = 2;
+
+export async function firstPaint() {
+  const rel = 'test-artifacts/e2e/firstPaint.json';
+  const file = path.join(repoRoot, rel);
+  if (!existsSync(file)) return notMeasured(`${rel} not written yet (run npm run test:e2e first)`);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  if (typeof json.planwiseMs !== 'number' || typeof json.emptyViewMs !== 'number') {
+    return notMeasured(`${rel} has no planwiseMs and emptyViewMs`);
+  }
+  const written = statSync(file).mtime.toISOString();
+  return measured(
+    `${json.ratio}x an empty webview view (${json.planwiseMs} ms vs ${json.emptyViewMs} ms, one open each in the same window; ` +
+      `${rel}, written ${written.slice(0, 16).replace('T', ' ')} UTC)`,
+    json.ratio <= FIRST_PAINT_GOAL_RATIO,
+    { ...json, source: rel, written, goalRatio: FIRST_PAINT_GOAL_RATIO },
+  );
+}
