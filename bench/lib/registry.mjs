@@ -93,18 +93,18 @@ export const FIGURES = [
     run: firstRequest,
   },
   {
-    id: 'firstPaint',
-    title: 'Panel first paint in the real VS Code: focus the view → idle state, vs an empty webview view',
-    goal: '≤ 2× the empty webview view',
-    method: 'read from the e2e harness output (test/e2e/firstPaint.e2e.ts, the webview-probe fixture as the floor)',
-    run: firstPaint,
-  },
-  {
     id: 'peers',
     title: 'Peers side by side: prompt overhead, tools, first request, `--version`, one-turn peak RSS',
     goal: 'reported; Planwise’s prompt the smallest',
     method:
       'pinned peers installed on demand into .bench-cache/peers; one headless plan-mode turn each against a scripted server in its wire format',
     run: script('bench/peers.mjs', 'peers', { timeoutMs: 900_000 }),
+  },
+  {
+    id: 'firstPaint',
+    title: 'Panel first paint in the real VS Code: focus the view → idle state, vs an empty webview view',
+    goal: '≤ 2× the empty webview view',
+    method: 'read from the e2e harness output (test/e2e/firstPaint.e2e.ts, the webview-probe fixture as the floor)',
+    run: firstPaint,
   },
 ];
