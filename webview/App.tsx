@@ -22,6 +22,31 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
     .map((p) => p?.requestId ?? '')
     .join('|');
 
+  // Focusing the view (Focus on Planning View) lands on the open gate or interview, else the composer:
+  // the control there that last had focus, or the one the prompt focused first.
+  useEffect(() => {
+    let last: HTMLElement | null = null;
+    const remember = (e: FocusEvent) => {
+      const t = e.target as HTMLElement;
+      if (t.closest('.pw-dock')) last = t;
+    };
+    const land = () => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      const dock = root.current?.querySelector<HTMLElement>('.pw-dock');
+      const target =
+        (last && dock?.contains(last) ? last : null) ??
+        dock?.querySelector<HTMLElement>('[aria-checked="true"], .pw-choices button:last-child, button, textarea') ??
+        root.current?.querySelector<HTMLTextAreaElement>('.pw-composer textarea:not(:disabled)');
+      target?.focus({ preventScroll: true });
+    };
+    document.addEventListener('focusin', remember);
+    window.addEventListener('focus', land);
+    return () => {
+      document.removeEventListener('focusin', remember);
+      window.removeEventListener('focus', land);
+    };
+  }, []);
+
   // When a prompt closes, focus would fall to <body>: hand it to the composer instead.
   useEffect(() => {
     const active = document.activeElement;

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { activePath, revealRow } from '../trackerScroll';
+import { installRoving } from '../roving';
 import {
   formatAgo,
   type Tracker,
@@ -137,7 +138,7 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
   const open = uiState.expanded[key] ?? (node.children.length > 0 || node.status === 'in_progress');
   const status = STATUS[node.status];
   return (
-    <li class={`pw-todo pw-status-${node.status}`} data-path={node.path}>
+    <li class={`pw-todo pw-status-${node.status}`} data-path={node.path} role="none">
       <div class="pw-todo-row">
         {hasDetails ? (
           <button
@@ -177,7 +178,7 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
         </div>
       ) : null}
       {open && node.children.length > 0 ? (
-        <ul class="pw-todo-children">
+        <ul class="pw-todo-children" role="group">
           {node.children.map((c) => (
             <TodoNode key={c.path} node={c} depth={depth + 1} trusted={trusted} now={now} />
           ))}
@@ -190,6 +191,12 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
 function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
   const now = useNow(AGE_REFRESH_MS);
   const section = useRef<HTMLElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  // One Tab stop: the steps are a tree, arrows move between them and into their controls.
+  useEffect(() => {
+    if (!list.current) return undefined;
+    return installRoving(list.current, { rows: '.pw-todo-row', controlsOf: (row) => row.parentElement ?? row });
+  }, []);
   const active = activePath(tracker.items);
   useEffect(() => {
     const row = active ? section.current?.querySelector<HTMLElement>(`li[data-path="${active}"] > .pw-todo-row`) : null;
@@ -214,7 +221,7 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
         {tracker.planFile ? <FileLink path={tracker.planFile} label="plan" /> : null}
       </header>
       <progress class="pw-tracker-progress" max={100} value={percent} aria-label={`${percent}% complete`} />
-      <ul class="pw-todo-list">
+      <ul ref={list} class="pw-todo-list" role="tree" aria-label="Plan steps">
         {tracker.items.map((n) => (
           <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} />
         ))}

@@ -11,6 +11,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { installRoving } from '../roving';
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -251,6 +252,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     rerenderIfRangeMoved();
     props.onScrollChange?.(el.scrollTop, follow.current);
   };
+
+  // One Tab stop: its links and buttons are reached with the arrows (webview/roving.ts).
+  useEffect(() => (scroller.current ? installRoving(scroller.current) : undefined), []);
 
   const jumpToLatest = () => {
     setFollow(true);
