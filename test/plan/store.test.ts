@@ -13,15 +13,32 @@ describe('plan store: saving (rules §4)', () => {
   beforeEach(() => (ctx = tempStore()));
   afterEach(() => ctx.cleanup());
 
-  it('saves a new plan as .vtcode/plans/<epoch-ms>-<adjective>-<noun>.md with history 001.md', async () => {
+  it('saves a new plan as .vtcode/plans/<yyyy-mm-dd>-<title-slug>.md with history 001.md', async () => {
     const r = await ctx.store.save(validPlan(1));
     assert.ok(r.ok);
-    assert.match(r.stem, /^1700000000000-[a-z]+-[a-z]+$/);
+    const d = new Date(1_700_000_000_000);
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    assert.equal(r.stem, `${day}-retry-uploads`);
     assert.equal(r.file, join(ctx.root, '.vtcode/plans', `${r.stem}.md`));
     assert.equal(r.revision, 1);
     assert.equal(read(r.file), validPlan(1));
     assert.deepEqual(readdirSync(join(ctx.root, '.vtcode/plans', `${r.stem}.history`)), ['001.md']);
     assert.equal(read(join(ctx.root, '.vtcode/plans', `${r.stem}.history`, '001.md')), validPlan(1));
+  });
+
+  it('a second plan with the same title and day gets a unique suffix; a long title is cut at a word', async () => {
+    const a = await ctx.store.save(validPlan(1));
+    const b = await ctx.store.save(validPlan(1));
+    assert.ok(a.ok && b.ok);
+    assert.equal(b.stem, `${a.stem}-2`);
+    const long = await ctx.store.save(
+      validPlan(1, { title: 'Add input validation to the parser and report every error with its line and column' }),
+    );
+    assert.ok(long.ok);
+    assert.match(long.stem, /^\d{4}-\d{2}-\d{2}-add-input-validation-to-the-parser-and-report-every-error$/);
+    const symbols = await ctx.store.save(validPlan(1, { title: '!!!' }));
+    assert.ok(symbols.ok);
+    assert.match(symbols.stem, /^\d{4}-\d{2}-\d{2}-plan$/);
   });
 
   it('uses a slug of the name the person gives, and rejects a name without letters or digits', async () => {

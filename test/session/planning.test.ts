@@ -24,7 +24,7 @@ describe('planning session over the real SDK', () => {
     assert.equal(stop.kind, 'awaiting_approval');
     assert.equal(h.session.state, 'awaiting_approval');
     const planFile = stop.kind === 'awaiting_approval' ? stop.planFile : '';
-    assert.match(planFile, /\.vtcode\/plans\/\d+-[a-z]+-[a-z]+\.md$/);
+    assert.match(planFile, /\.vtcode\/plans\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.md$/);
     assert.ok(readFileSync(planFile, 'utf8').includes('# Add a greeting helper'));
     assert.ok(existsSync(planFile.replace(/\.md$/, '.tasks.md')));
     assert.ok(existsSync(join(h.ws.root, '.vtcode/tasks/current_task.md')));

@@ -27,7 +27,7 @@ import {
   DEFAULT_PLANS_DIR,
   NEW_PLAN_DRAFT,
   TASK_MIRROR,
-  generatedStem,
+  datedStem,
   isPlanFileName,
   planPaths,
   resolvePlanRef,
@@ -131,7 +131,8 @@ export class PlanStore {
         await this.keepRejected(known ?? NEW_PLAN_DRAFT, text);
         return { ok: false, errors: v.errors, feedback: buildRepairFeedback(text, v.errors, v.summary) };
       }
-      const paths = opts.stem !== undefined ? await this.existing(opts.stem) : await this.freshOrNamed(known);
+      const paths =
+        opts.stem !== undefined ? await this.existing(opts.stem) : await this.freshOrNamed(known, v.summary.title);
       let revision = await this.recordUnsavedText(paths);
       const tracker = await this.readSidecar(paths);
       let fileText = text;
@@ -298,9 +299,10 @@ export class PlanStore {
     return paths;
   }
 
-  private async freshOrNamed(stem: string | undefined): Promise<PlanPaths> {
+  private async freshOrNamed(stem: string | undefined, title: string): Promise<PlanPaths> {
     if (stem !== undefined) return planPaths(this.plansDir, stem);
-    const base = generatedStem(this.opts.now(), this.random);
+    // `<yyyy-mm-dd>-<title-slug>`; plans already on disk (VT Code's too) keep the names they have.
+    const base = datedStem(this.opts.now(), title);
     for (let n = 1; ; n++) {
       const paths = planPaths(this.plansDir, n === 1 ? base : `${base}-${n}`);
       if ((await this.reader.stat(paths.plan)) === undefined && (await this.reader.stat(paths.history)) === undefined) {

@@ -37,6 +37,23 @@ export function generatedStem(now: number, random: () => number): string {
   return `${Math.floor(now)}-${pick(ADJECTIVES, random)}-${pick(NOUNS, random)}`;
 }
 
+/**
+ * A new plan's stem: the day and its title, `2026-12-01-add-input-validation`, so the file is
+ * found by what it is about (the store adds `-2`, `-3` when that name is taken). A title without
+ * letters or digits gives `<date>-plan`. The day is the local one, as the person reads it.
+ */
+export function datedStem(now: number, title: string): string {
+  const d = new Date(now);
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const words = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  // At most 60 characters, cut at a dash so no word is halved.
+  const slug = words.length <= 60 ? words : words.slice(0, 61).replace(/-[^-]*$/, '') || words.slice(0, 60);
+  return `${day}-${slug || 'plan'}`;
+}
+
 /** A person-given plan name as a safe file stem: lower-case letters, digits and dashes. */
 export function stemFromName(name: string): string {
   const stem = name
