@@ -7,7 +7,8 @@
  * stops (answering the model's prose replies on a terminal).
  */
 import { createSession, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
-import { composeRun, type CliRun, type RunFlags } from '../compose';
+import { composeRun, resolveModelSettings, type CliRun, type RunFlags } from '../compose';
+import { pickModel } from '../modelPick';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 import {
   EXIT_FAILED,
@@ -22,7 +23,7 @@ import {
 export const MODEL_OPTIONS = `Workspace and model:
   --workspace DIR        workspace root (default: the current directory)
   --base-url URL         OpenAI-compatible API root (default: $OPENAI_BASE_URL, else http://localhost:11434/v1)
-  --model ID             planning model (default: $PLANWISE_MODEL; required)
+  --model ID             planning model (default: $PLANWISE_MODEL, else one the server lists)
   --build-model ID       model for the build after approval (default: $PLANWISE_BUILD_MODEL, else the planning model)
   --api-key-env NAME     read the API key from $NAME (default: OPENAI_API_KEY; not needed for localhost endpoints)
   --context-window N     the model's context window in tokens, for the context figure and compaction (default 128000)
@@ -258,11 +259,26 @@ export const planCommand: CliCommand = async (args, io) => {
   if ('error' in flags) return usageError(io, flags.error);
   const task = flags.positionals.join(' ').trim();
   if (task === '') return usageError(io, 'give the task to plan, e.g. planwise plan "add a --dry-run flag"');
-  const run = composeRun(flags, io);
+  // No model named: plan with one the endpoint serves, or say in two lines how to reach one.
+  let chosen = flags;
+  let pickedNote: string | undefined;
+  if (!flags.model?.trim() && !io.env['PLANWISE_MODEL']?.trim()) {
+    const endpoint = resolveModelSettings({ ...flags, model: 'any' }, io.env);
+    if ('error' in endpoint) return usageError(io, endpoint.error);
+    const picked = await pickModel(endpoint.baseURL, endpoint.apiKey);
+    if ('error' in picked) {
+      io.stderr.write(`planwise: ${picked.error}\n`);
+      return EXIT_FAILED;
+    }
+    chosen = { ...flags, model: picked.model };
+    pickedNote = `Model ${picked.model}, one of the ${picked.offered} the server lists (--model or PLANWISE_MODEL picks another).`;
+  }
+  const run = composeRun(chosen, io);
   if ('error' in run) {
     io.stderr.write(`planwise plan: ${run.error}\n`);
     return EXIT_USAGE;
   }
+  if (pickedNote) run.ui.line(run.style.dim(pickedNote));
   const session = createSession(run.deps, run.config);
   run.attach(session);
   run.ui.line(
