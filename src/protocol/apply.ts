@@ -13,7 +13,7 @@ const PATCHABLE: Record<TranscriptItem['kind'], readonly (keyof ItemPatch)[]> = 
   thinking: ['text', 'streaming'],
   tool_call: ['argsSummary', 'verdict', 'outcome', 'bytes', 'preview'],
   tool_result: ['ok', 'bytes', 'preview'],
-  plan: ['markdown', 'file', 'revision', 'valid', 'streaming'],
+  plan: ['markdown', 'file', 'revision', 'valid', 'streaming', 'view'],
   notice: ['text', 'level', 'actions'],
 };
 

@@ -67,6 +67,22 @@ export const ToolResultItemSchema = z.object({
   bytes: count,
   preview: z.string(),
 });
+/** The plan card's view, from the engine's parse: steps as titles with file chips and verify pills. */
+export const PlanViewSchema = z.object({
+  title: z.string(),
+  summary: z.string(),
+  steps: z.array(
+    z.object({
+      index: z.number().int().positive(),
+      title: z.string(),
+      files: z.array(z.string()),
+      verify: z.array(
+        z.object({ kind: z.enum(['command', 'check']), text: z.string(), command: z.string().optional() }),
+      ),
+    }),
+  ),
+});
+
 export const PlanItemSchema = z.object({
   id,
   kind: z.literal('plan'),
@@ -76,6 +92,8 @@ export const PlanItemSchema = z.object({
   revision: count,
   valid: z.boolean(),
   streaming: z.boolean(),
+  /** Absent while streaming (and in archives from before it existed): the card shows the markdown. */
+  view: PlanViewSchema.optional(),
 });
 /** What a failed request's notice offers: send the person's message again, or open the provider setup. */
 export const NoticeActionSchema = z.enum(['retry', 'changeProvider']);
@@ -116,6 +134,7 @@ export const ItemPatchSchema = z
     file: z.string(),
     revision: count,
     valid: z.boolean(),
+    view: PlanViewSchema,
     level: NoticeLevelSchema,
     actions: z.array(NoticeActionSchema),
   })
@@ -322,6 +341,7 @@ export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 export type ToolResultItem = z.infer<typeof ToolResultItemSchema>;
 export type PlanItem = z.infer<typeof PlanItemSchema>;
+export type PlanView = z.infer<typeof PlanViewSchema>;
 export type NoticeItem = z.infer<typeof NoticeItemSchema>;
 export type NoticeAction = z.infer<typeof NoticeActionSchema>;
 export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;

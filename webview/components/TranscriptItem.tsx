@@ -4,6 +4,7 @@ import { Icon } from '../ui/Icon';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
 import { NoticeActions } from './NoticeActions';
+import { PlanSteps } from './PlanSteps';
 import { RichText } from './RichText';
 import { pure } from '../pure';
 
@@ -144,7 +145,20 @@ function ItemView({ item }: { item: TranscriptItem }) {
             )}
             {item.file ? <FileLink path={item.file} /> : null}
           </header>
-          <RichText text={item.markdown} format="markdown" streaming={item.streaming} />
+          {item.view && !item.streaming ? (
+            <>
+              <PlanSteps view={item.view} runnable={item.file !== ''} />
+              <Collapsible
+                class="pw-plan-raw"
+                stateKey={`item:${item.id}:raw`}
+                summary={<span class="pw-summary">The plan as written</span>}
+              >
+                {() => <RichText text={item.markdown} format="markdown" />}
+              </Collapsible>
+            </>
+          ) : (
+            <RichText text={item.markdown} format="markdown" streaming={item.streaming} />
+          )}
         </article>
       );
     case 'notice':

@@ -18,6 +18,8 @@ export interface GateVerdictInfo {
   readonly reason: string;
 }
 
+import type { PlanView } from '../plan/planCard';
+
 /**
  * `ok`: allowed and ran; `failed`: allowed, ran and failed; `blocked`: the gate (or the build's
  * command policy) refused it before it ran; `refused`: the tool refused it itself, e.g. a write
@@ -47,6 +49,8 @@ export interface ItemPayload {
     readonly markdown: string;
     readonly valid: boolean;
     readonly revision: number;
+    /** The card's view from the validator's parse: title, summary, steps with files and verify entries. */
+    readonly view?: PlanView;
   };
   readonly interview?: {
     readonly questions: readonly InterviewQuestion[];

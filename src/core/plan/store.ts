@@ -54,7 +54,8 @@ export type EditResult =
   | { kind: 'invalid'; file: string; stem: string; revision: number; errors: PlanError[] };
 
 export type SaveResult =
-  { ok: true; file: string; stem: string; revision: number } | { ok: false; errors: PlanError[]; feedback: string };
+  | { ok: true; file: string; stem: string; revision: number; summary: PlanSummary }
+  | { ok: false; errors: PlanError[]; feedback: string };
 
 /** A plan read back from disk, valid or not. */
 export interface LoadedPlan {
@@ -144,7 +145,7 @@ export class PlanStore {
       await this.writer.writeFileAtomic(paths.plan, fileText);
       revision += 1;
       await this.writer.writeFileAtomic(join(paths.history, revisionFileName(revision)), text);
-      return { ok: true, file: paths.plan, stem: paths.stem, revision };
+      return { ok: true, file: paths.plan, stem: paths.stem, revision, summary: v.summary };
     });
   }
 

@@ -6,6 +6,8 @@
  * file is valid again). The errors carry the plan file's lines, for the host's diagnostics.
  */
 import type { PlanError } from '../plan/types';
+import { planViewOf } from '../plan/planCard';
+import { validatePlan } from '../plan/validator';
 import type { SessionCore } from './core';
 import { gateRequest } from './gateCard';
 import { emitTracker, openTracker } from './planningTurn';
@@ -35,7 +37,13 @@ export async function acceptHandEdit(core: SessionCore, planFile: string): Promi
       item: {
         id: core.newId('plan'),
         kind: 'plan',
-        plan: { file: r.file, markdown: plan.markdown, valid: true, revision: r.revision },
+        plan: {
+          file: r.file,
+          markdown: plan.markdown,
+          valid: true,
+          revision: r.revision,
+          view: planViewOf(validatePlan(plan.markdown).summary),
+        },
       },
     });
     emitTracker(core, opened.tracker);

@@ -8,6 +8,7 @@ import { CONDENSE_DIRECTIVE, synthesisDirective } from '../agent/prompt';
 import { runTurn, type TurnResult } from '../agent/turn';
 import { trackerFromPlan, type Tracker } from '../plan/tracker';
 import { validatePlan } from '../plan/validator';
+import { planViewOf } from '../plan/planCard';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionCore } from './core';
 import type { SessionEffect } from './state';
@@ -119,7 +120,13 @@ async function planLoop(
       item: {
         id: core.newId('plan'),
         kind: 'plan',
-        plan: { file: saved.file, markdown: final.plan, valid: true, revision: saved.revision },
+        plan: {
+          file: saved.file,
+          markdown: final.plan,
+          valid: true,
+          revision: saved.revision,
+          view: planViewOf(saved.summary),
+        },
       },
     });
     return {

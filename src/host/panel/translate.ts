@@ -4,7 +4,7 @@
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
 import type { ItemPayload, ThreadEvent } from '../../core/index';
-import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
+import type { DeltaOp, HandoffStep, Lifecycle, PlanView, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 
 export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
@@ -329,6 +329,7 @@ export class EventTranslator {
           revision: item.plan?.revision ?? 0,
           valid: item.plan?.valid ?? false,
           streaming,
+          ...(item.plan?.view ? { view: toPlanView(item.plan.view) } : {}),
         };
       }
       case 'notice':
@@ -344,6 +345,7 @@ export class EventTranslator {
         patch.file = this.ctx.relativePath(item.plan.file);
         patch.revision = item.plan.revision;
         patch.valid = item.plan.valid;
+        if (item.plan.view) patch.view = toPlanView(item.plan.view);
       } else if (item.text !== undefined && item.delta === undefined) {
         patch.markdown = item.text;
       }
@@ -377,6 +379,22 @@ export class EventTranslator {
     });
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
+}
+
+/** The engine's plan view as the protocol carries it (plain arrays, a command only where there is one). */
+function toPlanView(v: NonNullable<NonNullable<ItemPayload['plan']>['view']>): PlanView {
+  return {
+    title: v.title,
+    summary: v.summary,
+    steps: v.steps.map((s) => ({
+      index: s.index,
+      title: s.title,
+      files: [...s.files],
+      verify: s.verify.map((e) =>
+        e.kind === 'command' ? { kind: e.kind, text: e.text, command: e.command } : { kind: e.kind, text: e.text },
+      ),
+    })),
+  };
 }
 
 /** The id of the notice a host-side event becomes (the retry countdown patches it). */
