@@ -24,7 +24,12 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
 };
 /** Theme name → the body class VS Code sets for it. */
-export const THEMES = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' } as const;
+export const THEMES = {
+  dark: 'vscode-dark',
+  light: 'vscode-light',
+  hc: 'vscode-high-contrast',
+  hcLight: 'vscode-high-contrast vscode-high-contrast-light',
+} as const;
 export type Theme = keyof typeof THEMES;
 
 export interface PageServer {

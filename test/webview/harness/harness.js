@@ -5,7 +5,12 @@
 // Code, it puts the theme's class on <body>.
 (function () {
   'use strict';
-  var THEME_CLASS = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' };
+  var THEME_CLASS = {
+    dark: 'vscode-dark',
+    light: 'vscode-light',
+    hc: 'vscode-high-contrast',
+    hcLight: 'vscode-high-contrast-light',
+  };
   var state;
   var acquired = false;
   var harness = {
