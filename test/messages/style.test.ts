@@ -25,6 +25,10 @@ import { clause, flattenParens, parenthetical, prefixed, sentence } from '../../
 import { retryText } from '../../src/host/panel/translate';
 import { reportStop } from '../../src/cli/render/stop';
 import { styleProblems } from './style';
+import { pickModel } from '../../src/cli/modelPick';
+import { SetupService } from '../../src/host/setup/setupService';
+import { DEFAULT_SETTINGS } from '../../src/host/config';
+import type { SetupState } from '../../src/protocol';
 
 const runFlags = (f: Partial<RunFlags>): RunFlags => ({
   json: false,
@@ -161,7 +165,62 @@ function surfaced(): { where: string; text: string }[] {
   return out;
 }
 
+/** The CLI's model pick and the setup card's Test connection, over refused, blocked and odd endpoints. */
+async function pickAndSetupTexts(): Promise<{ where: string; text: string }[]> {
+  const out: { where: string; text: string }[] = [];
+  const failing = (err: unknown) => (async () => Promise.reject(err)) as unknown as typeof fetch;
+  const refused = new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+  });
+  const blocked = new TypeError('fetch failed', { cause: new Error('bad port') });
+  const odd = new TypeError('fetch failed', { cause: new Error('socket hang up (idle).') });
+  for (const err of [refused, blocked, odd]) {
+    const r = await pickModel(BASE, undefined, { fetch: failing(err) });
+    if ('error' in r) out.push({ where: 'CLI model pick', text: `planwise: ${r.error}` });
+  }
+  const answering = (status: number, body: unknown) =>
+    (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+  for (const f of [answering(500, {}), answering(200, { data: [] })]) {
+    const r = await pickModel(BASE, undefined, { fetch: f });
+    if ('error' in r) out.push({ where: 'CLI model pick', text: `planwise: ${r.error}` });
+  }
+  let shown: SetupState | null = null;
+  const service = new SetupService({
+    settings: () => DEFAULT_SETTINGS,
+    update: async () => undefined,
+    hasKey: () => false,
+    apiKey: async () => undefined,
+    listModels: async (url) => {
+      throw new Error(
+        `Could not reach ${url}/models: connection refused. Check planwise.baseUrl and that the server runs.`,
+      );
+    },
+    lmModels: async () => [],
+    show: (s) => (shown = s),
+  });
+  service.open('first-run');
+  for (const draft of [
+    { choice: 'ollama' as const, baseUrl: BASE, model: 'm' },
+    { choice: 'vscode-lm' as const, baseUrl: '', model: 'm' },
+    { choice: 'other' as const, baseUrl: 'ftp://x', model: 'm' },
+  ]) {
+    await service.test(draft);
+    const s = shown as SetupState | null;
+    if (s?.test) out.push({ where: `setup test ${draft.choice}`, text: s.test.text });
+  }
+  return out;
+}
+
 describe('message style: every surfaced error text', () => {
+  it('the CLI model pick and the setup card follow it too', async () => {
+    const texts = await pickAndSetupTexts();
+    assert.ok(texts.length >= 7, `only ${texts.length}`);
+    const bad = texts.filter((m) => styleProblems(m.text).length > 0).map((m) => `${m.where}: ${m.text}`);
+    assert.deepEqual(bad, []);
+    const two = texts.filter((m) => m.where === 'CLI model pick').every((m) => m.text.split('\n').length === 2);
+    assert.ok(two, 'the CLI says it in two lines');
+  });
+
   it('the checker itself catches each fault it exists for', () => {
     assert.deepEqual(styleProblems('is running.. Check that it runs'), ['".."', 'double punctuation']);
     assert.deepEqual(styleProblems('Planwise: Planwise cannot reach'), ['"Planwise" repeated']);
