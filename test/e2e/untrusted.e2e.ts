@@ -72,6 +72,10 @@ describe('e2e: an untrusted workspace (Restricted Mode, installed VSIX)', functi
     // The panel says what Restricted Mode means, and the plan still arrives at the gate.
     await panel.waitFor('.pw-banner', { text: 'This workspace is not trusted' });
     await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
+    // One banner, with its Trust Workspace button, and the gate says verify is off before approval.
+    assert.equal(await (await panel.locator('.pw-banner')).count(), 1, 'one Restricted Mode banner');
+    await panel.waitFor('.pw-banner', { text: 'Trust Workspace' });
+    await panel.waitFor('.pw-gate', { text: 'Verify is off in Restricted Mode: steps cannot complete.' });
     await wb.screenshot('e2e-10-untrusted-gate');
 
     // The shell tool was refused with the reason; the file tools worked.
