@@ -44,6 +44,11 @@ export interface RunOptions {
   /** Bytes kept of each of stdout and stderr; the rest is dropped and `truncated` set. */
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
+  /**
+   * A read-only inspection command (the planning agent's): run it as a captured process, never in
+   * a terminal the person watches. Verify and build commands leave it unset.
+   */
+  readonly captured?: boolean;
 }
 
 export interface RunResult {

@@ -249,6 +249,13 @@ describe('terminal command runner (shell integration)', () => {
     assert.equal(host.terminals.length, 0);
   });
 
+  it('runs read-only inspection as a captured process: no terminal opens for it', async () => {
+    const { host, runner, fallback } = setup();
+    await runner.run('ls src', opts({ captured: true }));
+    assert.deepEqual(fallback.calls, ['ls src']);
+    assert.equal(host.terminals.length, 0);
+  });
+
   it('interrupts with Ctrl-C on timeout and reports it', async () => {
     const { host, runner, timers } = setup();
     host.scripts['sleep 999'] = { chunks: ['started\n'], exitCode: 'never' };

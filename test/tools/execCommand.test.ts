@@ -67,6 +67,7 @@ describe('exec_command', () => {
     const { command, options } = runner.calls[0]!;
     assert.equal(command, 'git log --oneline');
     assert.equal(options.cwd, ws.root);
+    assert.equal(options.captured, true, 'inspection runs captured, never in the visible terminal');
     assert.deepEqual(options.env, {
       GIT_PAGER: 'cat',
       PAGER: 'cat',

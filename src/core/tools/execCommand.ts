@@ -42,6 +42,7 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
       timeoutMs: ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS,
       flagLowSignal: true,
       gated: true,
+      captured: true,
     });
   },
 };

@@ -44,6 +44,8 @@ export interface ShellRun {
   readonly flagLowSignal: boolean;
   /** The gate admitted the command: it runs with `GATED_ENV`, else with `EXEC_ENV`. */
   readonly gated: boolean;
+  /** Inspection, not building: a captured process, never the person's visible terminal. */
+  readonly captured?: boolean;
 }
 
 /** Runs the command with its environment and the output cap; the result is ok on exit code 0 within the timeout. */
@@ -56,6 +58,7 @@ export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolR
       timeoutMs: shell.timeoutMs,
       maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(shell.captured ? { captured: true } : {}),
     });
   } catch (err) {
     if (ctx.signal?.aborted) return failure(`${shell.tool} was cancelled`);

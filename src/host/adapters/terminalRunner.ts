@@ -125,6 +125,8 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
 
   private async runOne(command: string, options: RunOptions): Promise<RunResult> {
     if (options.signal?.aborted) throw abortError(options.signal);
+    // Planning's read-only inspection is not something the person watches: no terminal opens.
+    if (options.captured) return this.viaFallback(command, options);
     if (!this.envFits(options.env)) {
       this.options.log?.(
         `running "${command}" as a captured process: it needs environment variables the terminal lacks`,
