@@ -1,4 +1,10 @@
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { TerminalApprover } from '../../src/cli/prompts/approver';
+import { LineInput } from '../../src/cli/prompts/lineInput';
+import { Printer } from '../../src/cli/render/printer';
+import { makeStyle } from '../../src/cli/render/style';
+import { Capture } from './cliHarness';
 import { EXIT_PHRASES, STAY_PHRASES } from '../../src/core/lifecycle/intents';
 import type { InterviewQuestion } from '../../src/core/lifecycle/ports';
 import { parseGateAnswer } from '../../src/cli/prompts/gate';
@@ -64,5 +70,55 @@ describe('interview answers on the terminal', () => {
     assert.equal(pickOption(q, '3'), undefined);
     assert.equal(pickOption(q, '0'), undefined);
     assert.equal(pickOption(q, 'jest'), undefined);
+  });
+});
+
+describe('the approval gate on the terminal: open review comments', () => {
+  const card = (openComments: number) => ({
+    title: 'Plan',
+    summary: 'Do it.',
+    steps: ['Edit src/a.ts'],
+    moreSteps: 0,
+    validation: { valid: true, problems: [] },
+    contextPercent: 1,
+    revision: 1,
+    proposedDuringExecution: false,
+    ...(openComments > 0
+      ? {
+          openComments: Array.from({ length: openComments }, (_, k) => ({
+            id: `c${k + 1}`,
+            label: `step ${k + 1}`,
+            line: 3 + k,
+            outdated: false,
+            answered: false,
+          })),
+        }
+      : {}),
+  });
+  async function gate(openComments: number, lines: string) {
+    const stdin = new PassThrough();
+    const out = new Capture();
+    const printer = new Printer(out);
+    const input = new LineInput(stdin, out, printer, false);
+    const approver = new TerminalApprover(input, printer, makeStyle(false), { onDetach: () => {}, shown: (f) => f });
+    stdin.end(lines);
+    const response = await approver.approvePlan({ card: card(openComments), planFile: 'p.md' });
+    input.close();
+    return { response, text: out.text };
+  }
+
+  it('approving with unresolved comments asks once; n goes back to the choices, y approves', async () => {
+    const r = await gate(2, '1\nn\n1\ny\n');
+    assert.deepEqual(r.response, { decision: 'execute' });
+    assert.equal(r.text.match(/Approve with 2 unresolved comments\? \[y\/N\]/g)?.length, 2);
+  });
+
+  it('no question without open comments, and none for a revision', async () => {
+    const none = await gate(0, '1\n');
+    assert.deepEqual(none.response, { decision: 'execute' });
+    assert.doesNotMatch(none.text, /unresolved/);
+    const revise = await gate(1, 'keep planning: split step 2\n');
+    assert.equal(revise.response.decision, 'revise');
+    assert.doesNotMatch(revise.text, /unresolved/);
   });
 });

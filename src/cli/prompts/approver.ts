@@ -58,6 +58,16 @@ export class TerminalApprover implements Approver {
       if (answer.kind === 'empty') continue;
       if (answer.kind === 'decision') {
         this.printer.line(this.style.dim(`  (understood: ${answer.understood})`));
+        const open = request.card.openComments?.length ?? 0;
+        const approves = answer.response.decision === 'execute' || answer.response.decision === 'fresh_context';
+        if (approves && open > 0) {
+          // Asked once, as in the panel: review threads the planner has not yet seen stay open.
+          const sure = await this.input.ask(
+            `  Approve with ${open} unresolved comment${open === 1 ? '' : 's'}? [y/N] `,
+          );
+          if (sure === null) return this.detach(request.planFile);
+          if (!/^y(es)?$/i.test(sure.trim())) continue;
+        }
         return answer.response;
       }
       const feedback = await this.input.ask('What should change in the plan? (Enter goes back to the choices): ');
