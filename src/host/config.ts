@@ -3,9 +3,7 @@
  * `WorkspaceConfiguration.get`, or a plain object in tests), checks every value, and falls back
  * to the default for anything invalid, reporting it so the host can offer "Open Settings".
  */
-import { DEFAULT_BUDGETS, type BudgetOverrides } from '../core/agent/budgets';
-import type { SessionConfig } from '../core/session/api';
-import { DEFAULT_PLANS_DIR } from '../core/plan/storeLayout';
+import { DEFAULT_BUDGETS, DEFAULT_PLANS_DIR, type BudgetOverrides, type SessionConfig } from '../core/index';
 import { isPrivateHost, readEndpointUrl } from '../node/endpointUrl';
 import { clause } from '../node/messageText';
 

@@ -19,9 +19,13 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ModelError } from '../core/agent/model';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../core/agent/model';
-import { StreamAccumulator } from '../core/agent/streamAccumulator';
+import {
+  ModelError,
+  StreamAccumulator,
+  type ModelClient,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '../core/index';
 import { createHttpFetch } from './httpFetch';
 import {
   abortedError,

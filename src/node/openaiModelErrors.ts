@@ -12,7 +12,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
-import { ModelError } from '../core/agent/model';
+import { ModelError } from '../core/index';
 import { clause, parenthetical, sentence } from './messageText';
 import type { FiredTimeout } from './requestWatch';
 

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, ModelRequest, RoundTrip, ToolSchema } from '../core/agent/model';
+import type { ChatMessage, ModelRequest, RoundTrip, ToolSchema } from '../core/index';
 
 /** Who this client is for round-trip fields: the endpoint and the model (see `RoundTrip`). */
 export function originOf(baseURL: string, model: string): string {

@@ -3,7 +3,7 @@
  * lines read from stdin, so anyone can audit the policy against their own command list.
  */
 import * as path from 'node:path';
-import { judgeCommand, type GateContext, type Judgement } from '../../core/gate';
+import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { gnuSed } from '../../node/gnuSed';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';

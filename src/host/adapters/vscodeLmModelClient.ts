@@ -20,9 +20,16 @@
  * the real API.
  */
 import type * as vscode from 'vscode';
-import { InlineReasoningSplitter } from '../../core/agent/inlineReasoning';
-import { ModelError } from '../../core/agent/model';
-import type { ChatMessage, ModelClient, ModelRequest, ModelStreamEvent, ToolCall, Usage } from '../../core/agent/model';
+import {
+  InlineReasoningSplitter,
+  ModelError,
+  type ChatMessage,
+  type ModelClient,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ToolCall,
+  type Usage,
+} from '../../core/index';
 
 /** The parts of the `vscode` module the adapter uses. */
 export interface LmSurface {
