@@ -132,6 +132,7 @@ export function composeHost(shared: SharedParts): Host {
     runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
     cwd: () => ws().reader.roots[0]!,
     now: Date.now,
+    timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
   });
   store.addCallback(() => verifier.cancelAll());
   const verify = new VerifyService({

@@ -43,6 +43,8 @@ export interface PlanwiseSettings {
   readonly defaultAgent: 'plan' | 'build';
   /** Build writes outside the approved plan's scope: ask, record (allow and report) or strict (refuse). */
   readonly build: { readonly scope: 'ask' | 'record' | 'strict' };
+  /** Seconds one verify command may run (lens, panel, Run All Verify and the build's verify gate). */
+  readonly verify: { readonly timeoutSeconds: number };
 }
 
 export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
@@ -53,6 +55,7 @@ export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
   contextWindow: 128_000,
   request: Object.freeze({ firstByteTimeoutSeconds: 120, idleTimeoutSeconds: 120 }),
   context: Object.freeze({ compactAtPercent: 80 }),
+  verify: Object.freeze({ timeoutSeconds: 300 }),
   budgets: Object.freeze({
     blockedCap: DEFAULT_BUDGETS.blockedCap,
     toolCallsPerTurn: DEFAULT_BUDGETS.toolCallsPerTurn,
@@ -81,6 +84,7 @@ export const SETTING_KEYS = [
   'request.firstByteTimeoutSeconds',
   'request.idleTimeoutSeconds',
   'context.compactAtPercent',
+  'verify.timeoutSeconds',
   'budgets.blockedCap',
   'budgets.toolCallsPerTurn',
   'budgets.loopsPerTurn',
@@ -164,6 +168,7 @@ export function readSettings(get: SettingGetter): ReadSettings {
         idleTimeoutSeconds: count('request.idleTimeoutSeconds', d.request.idleTimeoutSeconds, 1),
       },
       context: { compactAtPercent: percent('context.compactAtPercent', d.context.compactAtPercent) },
+      verify: { timeoutSeconds: count('verify.timeoutSeconds', d.verify.timeoutSeconds, 1) },
       budgets: {
         blockedCap: count('budgets.blockedCap', d.budgets.blockedCap),
         toolCallsPerTurn: count('budgets.toolCallsPerTurn', d.budgets.toolCallsPerTurn),

@@ -42,6 +42,21 @@ describe('Verifier', () => {
     assert.equal(verifier.hasResults, false);
   });
 
+  it('reads its timeout setting at each run: a changed setting stops the next run in time', async () => {
+    let seconds = 300;
+    const v = new Verifier({
+      runner: new NodeCommandRunner(),
+      cwd: () => ws.root,
+      now: Date.now,
+      timeoutMs: () => seconds * 1000,
+    });
+    assert.equal(v.timeoutMs, 300_000);
+    seconds = 1;
+    const r = await v.run('/p.md', '1', cmd('node -e "setInterval(() => {}, 1000)"'), 'person');
+    assert.equal(r.status, 'timed_out');
+    assert.match(r.output, /timed out after 1 s/);
+  });
+
   it('a check is never run, only signed off by a person', async () => {
     await assert.rejects(verifier.run('/p.md', '1', { kind: 'check', text: 'confirm it shows' }, 'build'), /signs off/);
     const r = verifier.signOff('/p.md', '1', 'confirm it shows');

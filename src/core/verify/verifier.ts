@@ -48,7 +48,8 @@ export interface VerifierOptions {
   /** Where verify commands run: the workspace root. */
   readonly cwd: () => string;
   readonly now: () => number;
-  readonly timeoutMs?: number;
+  /** Per run; a function is read at each run, so a changed setting applies to the next one. */
+  readonly timeoutMs?: number | (() => number);
 }
 
 type Listener = (record: VerifyRecord) => void;
@@ -63,7 +64,8 @@ export class Verifier {
   constructor(private readonly options: VerifierOptions) {}
 
   get timeoutMs(): number {
-    return this.options.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
+    const t = this.options.timeoutMs;
+    return (typeof t === 'function' ? t() : t) ?? DEFAULT_VERIFY_TIMEOUT_MS;
   }
 
   /** The latest result of one entry of one step, if it ever ran or was signed off. */
