@@ -33,12 +33,44 @@ export function addressedItem(
   return item ? { path, item } : undefined;
 }
 
+/** Paths of the items that are completed and have verify entries. */
+function verifiedDone(items: readonly TaskItem[], prefix = '', out = new Set<string>()): Set<string> {
+  items.forEach((item, k) => {
+    const path = prefix === '' ? String(k + 1) : `${prefix}.${k + 1}`;
+    if (item.status === 'completed' && item.verify.length > 0) out.add(path);
+    verifiedDone(item.children, path, out);
+  });
+  return out;
+}
+
+/**
+ * An update that addresses no single step (`index: 0` for the whole checklist, or a bulk `items`
+ * sync) may not complete a step with verify entries past its verify: such steps are put back in
+ * progress, and the model is told to complete them one by one so each verify runs.
+ */
+async function applyWhole(inner: TrackerHandle, action: TrackerAction): ReturnType<TrackerHandle['apply']> {
+  const before = verifiedDone(inner.get()?.items ?? []);
+  const r = await inner.apply(action);
+  if (!r.ok) return r;
+  const skipped = [...verifiedDone(r.tracker.items)].filter((p) => !before.has(p));
+  if (skipped.length === 0) return r;
+  for (const path of skipped) await inner.apply({ action: 'update', index_path: path, status: 'in_progress' });
+  const steps = skipped.length === 1 ? `step ${skipped[0]} has` : `steps ${skipped.join(', ')} have`;
+  return {
+    ok: false,
+    error:
+      `${steps} verify entries, so ${skipped.length === 1 ? 'it stays' : 'they stay'} in progress: mark each ` +
+      'completed on its own (index_path) so its verify runs.',
+  };
+}
+
 /** Wraps a tracker handle so "completed" on a step with verify entries first satisfies them. */
 export function verifyingTracker(inner: TrackerHandle, o: VerifyGateOptions): TrackerHandle {
   return {
     get: () => inner.get(),
     async apply(action) {
       const target = o.required && action.status === 'completed' ? addressedItem(inner.get(), action) : undefined;
+      if (!target && o.required && action.action === 'update') return applyWhole(inner, action);
       if (!target || target.item.verify.length === 0) return inner.apply(action);
       const planFile = o.planFile();
       const stay = () => inner.apply({ action: 'update', index_path: target.path, status: 'in_progress' });
