@@ -3,16 +3,8 @@
  * build and run the project's own code (trusted workspaces only). After `--`, `cargo test` and
  * `nextest run` take libtest's selection and output options; clippy takes lint levels.
  */
+import { FLAG, flags, NUM, PATH, TEXT } from './kit';
 import type { Grammar, OptionSpec } from './types';
-
-const FLAG: OptionSpec = {};
-const TEXT: OptionSpec = { value: 'text' };
-const NUM: OptionSpec = { value: 'number' };
-const PATH: OptionSpec = { value: 'path' };
-
-function flags(...names: string[]): Record<string, OptionSpec> {
-  return Object.fromEntries(names.map((n) => [n, FLAG]));
-}
 
 const COMMON: Record<string, OptionSpec> = {
   ...flags(

@@ -1,6 +1,6 @@
 /**
- * Small builders for the option tables of the coreutils and search-tool grammars: names are given
- * as one space-separated string so a long table stays readable.
+ * Small builders for the option tables of the grammars: names are given as space-separated
+ * strings (one or several) so a long table stays readable; and the option specs they share.
  */
 import type { ArgvState, Grammar, OptionSpec, ValueKind } from './types';
 
@@ -16,9 +16,18 @@ function each(names: string, spec: OptionSpec): Table {
 }
 
 /** Each name as a flag. */
-export function flags(names: string): Table {
-  return each(names, {});
+export function flags(...names: string[]): Table {
+  return each(names.join(' '), {});
 }
+
+export const FLAG: OptionSpec = {};
+export const TEXT: OptionSpec = { value: 'text' };
+export const NUM: OptionSpec = { value: 'number' };
+export const PATTERN: OptionSpec = { value: 'pattern' };
+export const PATH: OptionSpec = { value: 'path' };
+/** Values that may only be attached (`--stat[=…]`, `--abbrev[=N]`). */
+export const OPT_TEXT: OptionSpec = { value: 'text', optionalValue: true };
+export const OPT_NUM: OptionSpec = { value: 'number', optionalValue: true };
 
 /** Each name taking a value of `kind` (`optional`: only attached, `--color[=WHEN]`). */
 export function valued(kind: ValueKind, names: string, optional = false): Table {

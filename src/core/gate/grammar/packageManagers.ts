@@ -5,15 +5,14 @@
  * directory. After `--` (npm) or directly (pnpm, yarn) the test runner's own arguments follow the
  * test-argument grammar: selection and output options and files, never update or record modes.
  */
+import { FLAG, NUM, PATTERN, TEXT } from './kit';
 import type { Grammar, OptionSpec } from './types';
-
-const FLAG: OptionSpec = {};
-const TEXT: OptionSpec = { value: 'text' };
-const NUM: OptionSpec = { value: 'number' };
-const PATTERN: OptionSpec = { value: 'pattern' };
 
 const REWRITES: OptionSpec = { refuse: 'rewrites snapshots or expected output; run the tests without it' };
 const WATCHES: OptionSpec = { refuse: 'watches for changes and never ends' };
+const REPORTER_FILE: OptionSpec = {
+  refuse: 'can point the reporter at an output file (output=FILE); run without it',
+};
 const COVERAGE: OptionSpec = { refuse: 'writes a coverage report into the workspace' };
 
 /**
@@ -40,9 +39,9 @@ export const TEST_ARGS: Grammar = {
     '--reporter': TEXT,
     '-R': TEXT,
     '--reporters': TEXT,
-    '--reporter-option': { refuse: 'can point the reporter at an output file (output=FILE); run without it' },
-    '--reporter-options': { refuse: 'can point the reporter at an output file (output=FILE); run without it' },
-    '-O': { refuse: 'can point the reporter at an output file (output=FILE); run without it' },
+    '--reporter-option': REPORTER_FILE,
+    '--reporter-options': REPORTER_FILE,
+    '-O': REPORTER_FILE,
     '--run': FLAG,
     '--bail': FLAG,
     '-b': FLAG,
