@@ -14,3 +14,13 @@ export function gnuSed(): boolean {
   }
   return sedIsGnu;
 }
+
+/**
+ * This machine's safe modes for the gate, each found out only when read: the gate reads
+ * `sedSandbox` only for a command that runs sed, so `sed --version` is never spawned otherwise.
+ */
+export const nodeSafeModes: { readonly sedSandbox: boolean } = {
+  get sedSandbox() {
+    return gnuSed();
+  },
+};

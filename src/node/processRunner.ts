@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import type { CommandRunner, RunOptions, RunResult } from '../core/index';
 import { scrubbedEnv } from './env';
-import { gnuSed } from './gnuSed';
+import { gnuSed, nodeSafeModes } from './gnuSed';
 
 export { gnuSed };
 
@@ -13,10 +13,8 @@ export { gnuSed };
 const CLOSE_GRACE_MS = 2000;
 
 export class NodeCommandRunner implements CommandRunner {
-  /** GNU sed runs with `--sandbox` when the gate admits it (checked on first use). */
-  get safeModes(): { readonly sedSandbox: boolean } {
-    return { sedSandbox: gnuSed() };
-  }
+  /** GNU sed runs with `--sandbox` when the gate admits it (found out when a command runs sed). */
+  readonly safeModes = nodeSafeModes;
 
   /**
    * `baseEnv` is the environment options.env is laid over: by default this process's, with every

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
-import { gnuSed } from '../../node/gnuSed';
+import { nodeSafeModes } from '../../node/gnuSed';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise check-command [options] -- "<command>"
@@ -138,11 +138,7 @@ export const checkCommand: CliCommand = async (args, io) => {
     trusted: !o.untrusted,
     fs: new NodeWorkspaceReader(roots),
     // Asked only when a command runs sed: finding out spawns `sed --version`, a process of its own.
-    safeModes: {
-      get sedSandbox() {
-        return gnuSed();
-      },
-    },
+    safeModes: nodeSafeModes,
     ...(home !== undefined ? { home } : {}),
   };
   const closed = onOutputClosed(io);

@@ -32,12 +32,14 @@ export interface ToolContext {
 
 /** The gate's context for a tool context's workspace. */
 export function gateContextOf(ctx: ToolContext): GateContext {
+  // The object is passed on unread: a host may find out a safe mode only when the gate asks.
+  const safeModes = ctx.safeModes ?? ctx.runner?.safeModes;
   return {
     roots: ctx.reader.roots,
     trusted: ctx.trusted,
     fs: ctx.reader,
     ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-    ...((ctx.safeModes ?? ctx.runner?.safeModes) ? { safeModes: ctx.safeModes ?? ctx.runner?.safeModes } : {}),
+    ...(safeModes ? { safeModes } : {}),
   };
 }
 
