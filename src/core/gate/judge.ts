@@ -314,8 +314,13 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
   const judge = new Judge(ctx, command.charCodeAt(0) === 0xfeff ? command.slice(1) : command);
   const scanned = scanCommand(command);
   if (!scanned.ok) return { command, verdict: scanned.verdict, work: judge.work };
-  const shape = shapeOf(scanned.segments);
-  const done = (verdict: Verdict): Judgement => ({ command, verdict, shape, work: judge.work });
+  // A refused command's shape comes from the scan; an allowed one's from its parse, below.
+  const done = (verdict: Verdict): Judgement => ({
+    command,
+    verdict,
+    shape: shapeOf(scanned.segments),
+    work: judge.work,
+  });
   const source = command.charCodeAt(0) === 0xfeff ? command.slice(1) : command;
   const root = ctx.roots[0];
   if (root === undefined) return done(blocked('path', 'no workspace folder is open'));
