@@ -101,6 +101,28 @@ export const PEERS = [
     env: () => ({ BENCH_API_KEY: 'bench' }),
     how: '`codex exec --sandbox read-only` with a custom model provider (`wire_api = "responses"`, base_url <server>/v1)',
   },
+  {
+    id: 'cline',
+    name: 'Cline CLI',
+    pkg: 'cline',
+    version: '3.0.65',
+    bin: 'cline',
+    wire: 'openai-chat',
+    args: () => ['--plan', '--json', TASK],
+    env: () => ({}),
+    // The provider is configured by its own `auth` command, into the fresh HOME's ~/.cline.
+    prepare: ({ bin, url, env, cwd }) => {
+      const r = spawnSync(bin, ['auth', '-p', 'openai', '-k', 'bench', '-m', 'bench', '-b', `${url}/v1`], {
+        env,
+        cwd,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      if (r.status !== 0) return `cline auth exited ${r.status}: ${oneLine(r.stderr || r.stdout || '')}`;
+      return undefined;
+    },
+    how: '`cline auth -p openai -k bench -m bench -b <server>/v1` (the openai-compatible provider), then `cline --plan --json <task>`',
+  },
 ];
 
 const tokens = (text) => (text ? encode(text).length : 0);
@@ -207,7 +229,7 @@ function workspace() {
   return dir;
 }
 
-async function measureAgent({ name, version, wire, how, bin, binArgs = [], args, env, setup }) {
+async function measureAgent({ name, version, wire, how, bin, binArgs = [], args, env, setup, prepare }) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'planwise-peer-home-'));
   setup?.(home);
   const ws = workspace();
@@ -222,6 +244,8 @@ async function measureAgent({ name, version, wire, how, bin, binArgs = [], args,
     const server = await startPeerServer();
     let run;
     try {
+      const refused = prepare?.({ bin, url: server.url, env: { ...baseEnv, ...env(server.url) }, cwd: ws });
+      if (refused) return { name, version, how, reason: refused };
       run = await runProcess(bin, [...binArgs, ...args(server.url)], {
         env: { ...baseEnv, ...env(server.url) },
         cwd: ws,

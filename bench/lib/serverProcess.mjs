@@ -53,6 +53,7 @@ function notePrefix(body) {
 
 /**
  * `toolLoop`: request k < turns asks for read_file of src/f<k mod files>.ts; then `final`.
+ * `calls`: request k < calls.length asks for the one tool call `calls[k]` (`{ name, args }`); then `final`.
  * `planning`: each request with tools on offer takes the next of `steps` (`{ tools: [...] }` or
  * `{ text }`); a tool-free request (a synthesis pass) gets `final` without taking a step, and so
  * does any request once the steps run out.
@@ -67,6 +68,11 @@ function scriptFor(scenario) {
     lastBody = record.rawBody;
     server.requests.length = 0; // no request bodies are kept: memory stays flat over 1,000 turns
     const toolFree = record.body.tools === undefined || record.body.tool_choice === 'none';
+    if (scenario.kind === 'calls') {
+      if (k >= scenario.calls.length) return sse.textTurn(scenario.final);
+      const c = scenario.calls[k];
+      return sse.toolTurn([{ id: `call_${k}`, name: c.name, args: c.args }]);
+    }
     if (scenario.kind === 'toolLoop') {
       if (k >= scenario.turns) return sse.textTurn(scenario.final);
       return sse.toolTurn([{ id: `call_${k}`, name: 'read_file', args: { path: `src/f${k % scenario.files}.ts` } }]);

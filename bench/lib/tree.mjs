@@ -72,23 +72,27 @@ export function fileContent(i) {
   return lines.join('\n');
 }
 
-/** Relative path of file `i`: 50 packages x 10 modules x 100 files. */
+/** Relative path of file `i`: packages of 10 modules x 100 files (50 packages in the 50,000-file tree). */
 export function filePath(i) {
   const pkg = Math.floor(i / 1000);
   const mod = Math.floor((i % 1000) / 100);
   return path.join(`pkg${pkg}`, `mod${mod}`, `file${i % 100}.ts`);
 }
 
-/** The tree's folder, generating it first when it is missing or from another version. */
-export function ensureTree(log = () => {}) {
-  const root = path.join(os.tmpdir(), `planwise-bench-tree-v${TREE_VERSION}`);
+/**
+ * The tree's folder, generating it first when it is missing or from another version. `files`
+ * other than TREE_FILES makes a tree of its own (`…-v1-100000`); file i is the same in every size.
+ */
+export function ensureTree(log = () => {}, files = TREE_FILES) {
+  const suffix = files === TREE_FILES ? '' : `-${files}`;
+  const root = path.join(os.tmpdir(), `planwise-bench-tree-v${TREE_VERSION}${suffix}`);
   const marker = path.join(root, '.complete');
-  const expected = JSON.stringify({ version: TREE_VERSION, files: TREE_FILES });
+  const expected = JSON.stringify({ version: TREE_VERSION, files });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === expected) return root;
-  log(`generating ${TREE_FILES} files into ${root} (once; reused by later runs)`);
+  log(`generating ${files} files into ${root} (once; reused by later runs)`);
   rmSync(root, { recursive: true, force: true });
   const made = new Set();
-  for (let i = 0; i < TREE_FILES; i++) {
+  for (let i = 0; i < files; i++) {
     const file = path.join(root, filePath(i));
     const dir = path.dirname(file);
     if (!made.has(dir)) {
