@@ -10,7 +10,13 @@ import {
 import { createTrackerHandle } from '../../src/core/tools/session/trackerHandle';
 
 function parts(): SessionStateParts {
-  return { thread: new ThreadState(), plan: new PlanState(), budget: new BudgetState(), planningRequested: undefined };
+  return {
+    thread: new ThreadState(),
+    plan: new PlanState(),
+    budget: new BudgetState(),
+    planningRequested: undefined,
+    build: undefined,
+  };
 }
 
 describe('session state', () => {

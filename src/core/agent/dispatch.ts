@@ -26,7 +26,13 @@ export interface DispatchContext {
 }
 
 export type DispatchResult =
-  | { readonly kind: 'done'; readonly content: string; readonly action: GuardAction }
+  | {
+      readonly kind: 'done';
+      readonly content: string;
+      readonly action: GuardAction;
+      /** The person ended the turn inside this call (`ToolResult.endsTurn`). */
+      readonly endsTurn?: string;
+    }
   /** The call is pending on a budget decision (ask the person, or stop): it did not run or count. */
   | { readonly kind: 'pending'; readonly action: AskAction | StopAction };
 
@@ -175,5 +181,10 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
           category: categoryOf({ tool: call.name, kind, args, ...(shape ? { shell: shape } : {}) }),
         })
       : ({ type: 'continue' } as const);
-  return { kind: 'done', content: result.content, action };
+  return {
+    kind: 'done',
+    content: result.content,
+    action,
+    ...(result.endsTurn !== undefined ? { endsTurn: result.endsTurn } : {}),
+  };
 }

@@ -52,6 +52,8 @@ export interface TurnResult {
   readonly synthesis?: string;
   /** Consecutive empty responses at the end of the turn (2 means the synthesis also came back empty). */
   readonly emptyResponses: number;
+  /** The person ended the turn from inside a tool call, with the reason; no closing reply was asked. */
+  readonly ended?: string;
 }
 
 function isEmpty(r: StreamedResponse): boolean {
@@ -191,9 +193,10 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
 
     let pendingSynthesis: { guard: string; reason: string } | undefined;
     let stop: StopAction | undefined;
+    let ended: string | undefined;
     for (const call of calls) {
-      if (stop) {
-        history.push({ role: 'tool', toolCallId: call.id, content: `Not run: ${stop.reason}` });
+      if (ended !== undefined || stop) {
+        history.push({ role: 'tool', toolCallId: call.id, content: `Not run: ${ended ?? stop!.reason}` });
         continue;
       }
       let result = await dispatchCall(call, ctx);
@@ -211,6 +214,10 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
         continue;
       }
       history.push({ role: 'tool', toolCallId: call.id, content: result.content });
+      if (result.endsTurn !== undefined) {
+        ended = result.endsTurn;
+        continue;
+      }
       const action = result.action;
       if (action.type === 'synthesis') pendingSynthesis ??= { guard: action.guard, reason: action.reason };
       else if (action.type === 'stop_turn') {
@@ -219,6 +226,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       }
     }
     bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent()) });
+    if (ended !== undefined) return { ended, emptyResponses: 0, ...(synthesis ? { synthesis } : {}) };
 
     // Directives go after the complete batch, never between a call and its result.
     if (stop) {

@@ -34,7 +34,6 @@ export function openBuild(core: SessionCore, planMarkdown: string | undefined): 
     writer,
     approver: core.deps.approver,
     interactive: core.config.interactive !== false,
-    onReplan: (reason) => core.apply({ type: 'planning_requested', reason }),
   });
 }
 

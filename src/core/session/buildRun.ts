@@ -12,7 +12,7 @@ import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionStop } from './api';
 import type { SessionCore } from './core';
 import { awaitingChecks, emitTracker, openTracker } from './planningTurn';
-import type { SessionEffect } from './state';
+import type { FlowStep, SessionEffect } from './state';
 import { verifyingTracker } from './verifyGate';
 import type { BuildGuard } from '../build/guard';
 import type { BuildOutcome } from '../build/report';
@@ -70,25 +70,29 @@ type BuildHandoff = { kind: 'execute' | 'fresh_context'; prepared: PreparedHando
 
 /**
  * The build run bound to its plan (issue 16): a guard for the run's writes (scope, reads,
- * checkpoints), and at the end (done, stopped or failed) the closing audit.
+ * checkpoints), and at the end (done, stopped or failed) the closing audit. The run changes no
+ * session state itself: it yields its steps (`FlowStep`), and the session (`SessionCore.follow`)
+ * applies each before the run resumes.
  */
-export async function runBuild(core: SessionCore, handoff: BuildHandoff): Promise<SessionStop> {
+export async function* runBuild(core: SessionCore, handoff: BuildHandoff): AsyncGenerator<FlowStep, SessionStop> {
   const guard = openBuild(core, handoff.kind === 'none' ? undefined : handoff.prepared.markdown);
   const signal = core.abort.signal;
   const audited = handoff.kind !== 'none';
-  core.build = guard;
+  yield { type: 'build_opened', guard };
   let stop: SessionStop;
   try {
-    stop = await runBuildTurns(core, handoff, guard);
+    stop = yield* runBuildTurns(core, handoff, guard);
   } catch (err) {
-    core.build = undefined;
+    yield { type: 'build_closed' };
     const message = err instanceof Error ? err.message : String(err);
     if (audited) await closeBuild(core, guard, signal.aborted ? 'stopped' : 'failed', message);
     throw err;
   }
-  core.build = undefined;
-  if (!audited) return stop;
+  yield { type: 'build_closed' };
   const replan = guard.ledger.replanReason;
+  // "Stop and replan" on a scope request: planning opens with the reason once the run has ended.
+  if (replan !== undefined) yield { type: 'planning_requested', reason: replan };
+  if (!audited) return stop;
   const [outcome, reason]: [BuildOutcome, string | undefined] =
     stop.kind === 'completed'
       ? replan !== undefined
@@ -105,7 +109,11 @@ export async function runBuild(core: SessionCore, handoff: BuildHandoff): Promis
   return stop.kind === 'completed' && report ? { ...stop, report } : stop;
 }
 
-async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: BuildGuard): Promise<SessionStop> {
+async function* runBuildTurns(
+  core: SessionCore,
+  handoff: BuildHandoff,
+  guard: BuildGuard,
+): AsyncGenerator<FlowStep, SessionStop> {
   const progress = (message: string) => core.bus.emit({ type: 'progress', message });
   const base = core.guards.config.loopsPerTurn;
   let firstMessage: string;
@@ -115,11 +123,11 @@ async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: Bu
   } else {
     const fresh = handoff.kind === 'fresh_context';
     const previous = core.contextPercent();
-    core.apply(...handoff.prepared.effects);
+    yield* handoff.prepared.effects;
     emitTracker(core, handoff.prepared.tracker);
     if (fresh) {
       progress(HANDOFF_STEPS[0]!);
-      core.apply({ type: 'thread_cleared' });
+      yield { type: 'thread_cleared' };
       progress(HANDOFF_STEPS[1]!);
     }
     progress(HANDOFF_STEPS[2]!);
@@ -134,15 +142,16 @@ async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: Bu
     }
     core.guards.newTurn({ mode: 'build', loopsPerTurn: approvedPlanLoopLimit(base, 0), freshContext: fresh });
     firstMessage = handoverMessage(handoff.prepared.markdown, renderTrackerTree(handoff.prepared.tracker), fresh);
-    core.lifecycle({ type: 'handoff_done' });
+    yield { type: 'lifecycle', event: { type: 'handoff_done' } };
   }
 
   let input = firstMessage;
   let replans = 0;
+  let summary: string | undefined;
   for (;;) {
     const turnId = core.newId('turn');
     core.bus.emit({ type: 'turn.started', turn_id: turnId });
-    core.apply({ type: 'user_said', text: input });
+    yield { type: 'user_said', text: input };
     const inner = core.tracker ?? createTrackerHandle({ defaultTitle: 'Tasks' });
     const ask = core.deps.approver.signOffCheck;
     const tracker = checkpointingTracker(
@@ -162,6 +171,11 @@ async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: Bu
     );
     const r = await runTurn(core.thread.messages, core.turnDeps('build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
+    if (r.ended !== undefined) {
+      // The person ended the turn (stop and replan): no closing reply is asked of the model.
+      summary = `Stopped: ${r.ended}`;
+      break;
+    }
     if (!r.final) return { kind: 'blocked', reason: r.stop?.reason ?? 'the build turn stopped early' };
 
     if (r.final.plan !== undefined) {
@@ -175,10 +189,11 @@ async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: Bu
         break;
       }
       const opened = await openTracker(core, saved.stem, r.final.plan);
-      core.apply({ type: 'plan_adopted', stem: saved.stem, file: saved.file }, ...opened.effects);
+      yield { type: 'plan_adopted', stem: saved.stem, file: saved.file };
+      yield* opened.effects;
       rescope(guard, r.final.plan, saved.file);
       emitTracker(core, opened.tracker);
-      core.lifecycle({ type: 'plan_ready', planFile: saved.file }, turnId);
+      yield { type: 'lifecycle', event: { type: 'plan_ready', planFile: saved.file }, turnId };
       // Outside an approved run the gate opens again ("proposed during execution").
       if (core.machine.state === 'awaiting_approval') return { kind: 'awaiting_approval', planFile: saved.file };
       core.notice(
@@ -192,12 +207,12 @@ async function runBuildTurns(core: SessionCore, handoff: BuildHandoff, guard: Bu
     }
     break;
   }
-  core.lifecycle({ type: 'execution_done' });
+  yield { type: 'lifecycle', event: { type: 'execution_done' } };
   core.bus.emit({ type: 'thread.completed', thread_id: core.id });
   const waiting = awaitingChecks(core);
   return {
     kind: 'completed',
-    summary: core.thread.lastAssistantText(),
+    summary: summary ?? core.thread.lastAssistantText(),
     ...(waiting.length > 0 ? { awaitingChecks: waiting } : {}),
   };
 }

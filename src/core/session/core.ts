@@ -26,6 +26,7 @@ import {
   PlanState,
   ThreadState,
   applySessionEffect,
+  type FlowStep,
   type SessionEffect,
   type SessionStateParts,
 } from './state';
@@ -51,8 +52,6 @@ export class SessionCore {
   private abortController = new AbortController();
   /** The engine's one verify runner and result store (the host's, when it hands one in). */
   readonly verifier: Verifier;
-  /** The running build's guard (scope, reads, checkpoints); set by `runBuild` for its run. */
-  build: BuildGuard | undefined;
   /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
   private pendingGate: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   private counter = 0;
@@ -90,12 +89,31 @@ export class SessionCore {
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
     this.machine = new ApprovalMachine(machineSnapshot);
-    this.parts = { thread: this.thread, plan: this.plan, budget: this.budget, planningRequested: undefined };
+    this.parts = {
+      thread: this.thread,
+      plan: this.plan,
+      budget: this.budget,
+      planningRequested: undefined,
+      build: undefined,
+    };
   }
 
   /** Applies what a flow asked for: the only way a flow changes the session's state. */
   apply(...effects: readonly SessionEffect[]): void {
     for (const e of effects) applySessionEffect(this.parts, e);
+  }
+
+  /**
+   * Runs a flow that yields its steps (the build run): each state change is applied and each
+   * lifecycle event fed to the machine before the flow resumes. Returns what the flow returns.
+   */
+  async follow<T>(flow: AsyncGenerator<FlowStep, T>): Promise<T> {
+    for (let r = await flow.next(); ; r = await flow.next()) {
+      if (r.done) return r.value;
+      const step = r.value;
+      if (step.type === 'lifecycle') this.lifecycle(step.event, step.turnId);
+      else this.apply(step);
+    }
   }
 
   get planStem(): string | undefined {
@@ -108,6 +126,11 @@ export class SessionCore {
 
   get tracker(): TrackerHandle | undefined {
     return this.plan.tracker;
+  }
+
+  /** The running build's guard (scope, reads, checkpoints), while a build run has it open. */
+  get build(): BuildGuard | undefined {
+    return this.parts.build;
   }
 
   get planningRequested(): string | undefined {

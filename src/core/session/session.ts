@@ -115,7 +115,7 @@ class PlanwiseSession implements Session {
     this.bus.emit({ type: 'thread.started', thread_id: this.id, mode, task });
     if (mode === 'build') {
       if (!this.core.lifecycle({ type: 'start_build' })) return { kind: 'error', message: 'a run is already active' };
-      return this.run(async () => this.afterBuild(await runBuild(this.core, { kind: 'none', task })));
+      return this.run(async () => this.afterBuild(await this.core.follow(runBuild(this.core, { kind: 'none', task }))));
     }
     if (!this.core.lifecycle({ type: 'start_planning' }))
       return { kind: 'error', message: 'planning is already active' };
@@ -330,7 +330,7 @@ class PlanwiseSession implements Session {
         );
       case 'execute':
       case 'fresh_context': {
-        return this.afterBuild(await runBuild(this.core, { kind: r.decision, prepared: prepared! }));
+        return this.afterBuild(await this.core.follow(runBuild(this.core, { kind: r.decision, prepared: prepared! })));
       }
     }
   }

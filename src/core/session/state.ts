@@ -5,6 +5,8 @@
  * the one place that changes the state, one effect at a time.
  */
 import type { ChatMessage, Usage } from '../agent/model';
+import type { BuildGuard } from '../build/guard';
+import type { LifecycleEvent } from '../lifecycle/approvalMachine';
 import type { TrackerHandle } from '../tools/session/context';
 
 /** The conversation the model sees. */
@@ -117,7 +119,18 @@ export type SessionEffect =
   | { readonly type: 'thread_cleared' }
   | { readonly type: 'user_said'; readonly text: string }
   | { readonly type: 'planning_requested'; readonly reason: string }
-  | { readonly type: 'planning_request_taken' };
+  | { readonly type: 'planning_request_taken' }
+  /** A build run opened its guard (scope, reads, checkpoints); build tools read it until it closes. */
+  | { readonly type: 'build_opened'; readonly guard: BuildGuard }
+  | { readonly type: 'build_closed' };
+
+/**
+ * What a long flow (the build run) yields while it runs: a state change, or an event for the
+ * lifecycle machine. The session applies each before the flow resumes, so the flow reads the
+ * state it asked for; the flow itself writes nothing.
+ */
+export type FlowStep =
+  SessionEffect | { readonly type: 'lifecycle'; readonly event: LifecycleEvent; readonly turnId?: string };
 
 export interface SessionStateParts {
   readonly thread: ThreadState;
@@ -125,6 +138,8 @@ export interface SessionStateParts {
   readonly budget: BudgetState;
   /** Set when the person accepted an execution agent's proposal to return to planning. */
   planningRequested: string | undefined;
+  /** The running build's guard, between `build_opened` and `build_closed`. */
+  build: BuildGuard | undefined;
 }
 
 /** The one writer of a session's state. */
@@ -148,6 +163,12 @@ export function applySessionEffect(state: SessionStateParts, e: SessionEffect): 
       break;
     case 'planning_request_taken':
       state.planningRequested = undefined;
+      break;
+    case 'build_opened':
+      state.build = e.guard;
+      break;
+    case 'build_closed':
+      state.build = undefined;
       break;
   }
 }

@@ -6,6 +6,8 @@ export interface ResultFlags {
   readonly ok?: boolean;
   readonly lowSignal?: boolean;
   readonly blocked?: boolean;
+  /** The person ended the turn from inside the call (`ToolResult.endsTurn`). */
+  readonly endsTurn?: string;
 }
 
 /** A result whose text may be long: spooled with a head/tail preview when over the limit. */
@@ -29,6 +31,7 @@ export function failure(message: string, flags: Omit<ResultFlags, 'ok'> = {}): T
     bytes: utf8Length(message),
     ...(flags.lowSignal ? { lowSignal: true } : {}),
     ...(flags.blocked ? { blocked: true } : {}),
+    ...(flags.endsTurn !== undefined ? { endsTurn: flags.endsTurn } : {}),
   };
 }
 

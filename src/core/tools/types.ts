@@ -55,6 +55,11 @@ export interface ToolResult {
   readonly lowSignal?: boolean;
   /** The read-only gate refused the call before anything ran. */
   readonly blocked?: boolean;
+  /**
+   * The person ended the turn from inside this call (e.g. "stop and replan" on a scope request),
+   * with the reason: the rest of the batch is not run and no further model request is made.
+   */
+  readonly endsTurn?: string;
 }
 
 export interface ToolDefinition<A = unknown> {
