@@ -35,7 +35,8 @@ import { PanelHub } from './panel/hub';
 import { PanelViewProvider } from './panel/provider';
 import { createRouter } from './panel/router';
 import { EventTranslator, noticeId } from './panel/translate';
-import { HostApprover, gateOf } from './prompts/hostApprover';
+import { HostApprover } from './prompts/hostApprover';
+import { regate } from './prompts/regate';
 import { HostInterviewer } from './prompts/hostInterviewer';
 import { NativePrompts } from './prompts/native';
 import { PendingRequests } from './prompts/pending';
@@ -201,11 +202,9 @@ export function composeHost(shared: SharedParts): Host {
     onEvent: (e) => {
       if (e.type === 'model.retrying') countdown.attachNotice(noticeId(e.seq));
       review.onEvent(e);
-      // The gate announced again while it is open (the person's edit of the plan): show the new card.
-      const open = e.type === 'plan.approval.requested' ? pending.first('approval') : undefined;
-      if (open && e.type === 'plan.approval.requested') {
-        hub.update([{ op: 'gate.set', gate: gateOf(e.card, open.id, relativePath(e.plan_file)) }]);
-      }
+      // The gate announced again while it is open (the person's edit of the plan, a review change):
+      // the panel and the native prompts show the new card.
+      if (e.type === 'plan.approval.requested') regate(pending, hub, e, relativePath);
     },
   });
   store.add(controller);

@@ -19,6 +19,7 @@ import { EventTranslator } from '../../src/host/panel/translate';
 import { HostApprover } from '../../src/host/prompts/hostApprover';
 import { HostInterviewer } from '../../src/host/prompts/hostInterviewer';
 import { PendingRequests } from '../../src/host/prompts/pending';
+import { regate } from '../../src/host/prompts/regate';
 import type { PromptSurface } from '../../src/host/prompts/surface';
 import { SessionController } from '../../src/host/session/controller';
 import { createEngineAccess } from '../../src/host/session/engine';
@@ -97,6 +98,10 @@ export async function startEngineHost(
     pending,
     flags: () => ({ hasApiKey: false, keyRequired: false, trusted: true }),
     log: { info: (l) => logs.push(l), warn: (l) => logs.push(l), error: (l) => logs.push(l) },
+    // As the composition root does: a gate announced again while open gives the request its new card.
+    onEvent: (e) => {
+      if (e.type === 'plan.approval.requested') regate(pending, hub, e, relativePath);
+    },
   });
   const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8') });
   return {

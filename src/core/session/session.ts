@@ -17,6 +17,7 @@ import { prepareHandoff, runBuild } from './buildRun';
 import { SessionCore } from './core';
 import { announceGate, gateRequest } from './gateCard';
 import { emitTracker, runPlanningTurn } from './planningTurn';
+import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
 
 export interface RestoredState {
@@ -56,6 +57,7 @@ class PlanwiseSession implements Session {
   private task: string | undefined;
   private autoDecided = false;
   private readonly unfollow: () => void;
+  private readonly unfollowReview: () => void;
 
   constructor(
     readonly id: string,
@@ -70,6 +72,7 @@ class PlanwiseSession implements Session {
       this.archive.attach(this.bus);
     }
     this.unfollow = followVerifier(this.core);
+    this.unfollowReview = followReviewAtGate(this.core);
     if (restored) {
       const c = restored.checkpoint;
       this.core.thread.restore(c.history);
@@ -175,6 +178,7 @@ class PlanwiseSession implements Session {
 
   dispose(): void {
     this.unfollow();
+    this.unfollowReview();
   }
 
   private async cancelPlanning(): Promise<SessionStop> {

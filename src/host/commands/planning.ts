@@ -44,7 +44,11 @@ export function reportStartError(s: HostServices, err: unknown): void {
 }
 
 async function decide(s: HostServices, decision: ApprovalDecision, feedback?: string): Promise<void> {
-  if (!(await s.controller.decide(decision, feedback))) {
+  const gate = s.pending.first('approval');
+  // Approving with open review comments asks once, as the panel, the QuickPick and the CLI do.
+  const approves = decision === 'execute' || decision === 'fresh_context';
+  if (gate && approves && !(await s.native.confirmApproval(gate.id))) return;
+  if (!(await s.controller.decide(decision, feedback, gate?.id))) {
     void vscode.window.showInformationMessage('Planwise: no plan is waiting for approval.');
   }
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type {
   ApprovalDecision,
+  GateCardInfo,
   InterviewOutcome,
   InterviewQuestion,
   ScopeChoice,
@@ -13,13 +14,17 @@ import type {
 import { FOCUS_PANEL_COMMAND } from '../ids';
 import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
 import type { InterviewData } from './hostInterviewer';
-import { approvalItems, collectAnswers, grantMessage, questionItems, questionTitle } from './nativeModel';
+import { confirmApproval, openCommentCount, runNativeGate, type NativeGateUi } from './nativeGate';
+import { collectAnswers, grantMessage, questionItems, questionTitle } from './nativeModel';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';
 
 type Offer = Parameters<PromptSurface['offerNative']>[1];
 
 export class NativePrompts {
+  /** Requests whose "Approve with N unresolved comments?" the person already answered yes. */
+  private readonly confirmed = new Set<string>();
+
   constructor(
     private readonly pending: PendingRequests,
     /** Decisions go through the controller, which also handles gates it opened itself. */
@@ -35,7 +40,10 @@ export class NativePrompts {
     const open = 'Open Panel';
     const text =
       prompt.kind === 'approval'
-        ? [`Planwise: the plan "${prompt.request.card.title}" is ready. Ready to code?`, 'Decide…']
+        ? [
+            `Planwise: the plan "${prompt.request.card.title}" is ready${openNote(prompt.request.card)}. Ready to code?`,
+            'Decide…',
+          ]
         : prompt.kind === 'interview'
           ? [
               `Planwise has ${prompt.questions.length === 1 ? 'a question' : `${prompt.questions.length} questions`} before planning on.`,
@@ -59,7 +67,7 @@ export class NativePrompts {
     if (!entry) return;
     switch (entry.kind) {
       case 'approval':
-        return this.approval((entry.data as ApprovalData).request.card.contextPercent, id);
+        return this.approval((entry.data as ApprovalData).request.card, id);
       case 'interview':
         return this.interview(id, (entry.data as InterviewData).questions);
       case 'grantMore': {
@@ -87,21 +95,29 @@ export class NativePrompts {
     }
   }
 
-  /** The gate as a QuickPick; "stay" asks for feedback. `requestId` undefined: whatever gate is open. */
-  async approval(contextPercent: number, requestId?: string): Promise<void> {
-    const picked = await vscode.window.showQuickPick(
-      approvalItems(contextPercent).map((i) => ({ ...i, picked: false })),
-      { title: 'Planwise: Ready to code?', placeHolder: 'Choose what happens with the plan', ignoreFocusOut: true },
-    );
-    if (!picked) return;
-    let feedback: string | undefined;
-    if (picked.value === 'revise') {
-      feedback = await askFeedback();
-      if (feedback === undefined) return;
-    }
-    if (!(await this.decide(picked.value, feedback, requestId))) {
+  /**
+   * The gate as a QuickPick for pending request `id`; approving with open review comments asks
+   * once (`runNativeGate`), "stay" asks for feedback.
+   */
+  async approval(card: GateCardInfo, id: string): Promise<void> {
+    const answer = await runNativeGate(card, vscodeGateUi, this.confirmed.has(id));
+    if (!answer) return;
+    if (answer.confirmed) this.confirmed.add(id);
+    if (!(await this.decide(answer.decision, answer.feedback, id))) {
       void vscode.window.showWarningMessage('Planwise: no plan is waiting for a decision any more.');
     }
+  }
+
+  /**
+   * Before a palette or CodeLens approval of pending request `id`: the one "Approve with N
+   * unresolved comments?" question, unless the person already confirmed this request.
+   */
+  async confirmApproval(id: string): Promise<boolean> {
+    const entry = this.pending.get(id);
+    if (!entry || entry.kind !== 'approval') return true;
+    const ok = await confirmApproval((entry.data as ApprovalData).request.card, vscodeGateUi, this.confirmed.has(id));
+    if (ok) this.confirmed.add(id);
+    return ok;
   }
 
   async interview(id: string, questions: readonly InterviewQuestion[]): Promise<void> {
@@ -157,6 +173,27 @@ export class NativePrompts {
     return choice === run;
   }
 }
+
+function openNote(card: GateCardInfo): string {
+  const open = openCommentCount(card);
+  return open > 0 ? ` with ${open} open comment${open === 1 ? '' : 's'}` : '';
+}
+
+/** The native gate's UI calls in VS Code. */
+const vscodeGateUi: NativeGateUi = {
+  pick: async (items, title) =>
+    (
+      await vscode.window.showQuickPick(
+        items.map((i) => ({ ...i, picked: false })),
+        { title, placeHolder: 'Choose what happens with the plan', ignoreFocusOut: true },
+      )
+    )?.value,
+  confirm: async (message, detail) => {
+    const yes = 'Approve Anyway';
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, yes)) === yes;
+  },
+  feedback: () => askFeedback(),
+};
 
 /** Feedback for "stay in planning"; undefined when the person pressed Esc. */
 export async function askFeedback(): Promise<string | undefined> {

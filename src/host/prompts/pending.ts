@@ -112,6 +112,17 @@ export class PendingRequests {
     return true;
   }
 
+  /**
+   * Replaces what pending request `id` shows (the engine announced its gate again with a new
+   * card). False when it is not pending.
+   */
+  setData(id: string, data: unknown): boolean {
+    const slot = this.slots.get(id);
+    if (!slot) return false;
+    this.slots.set(id, { ...slot, data });
+    return true;
+  }
+
   get(id: string): PendingEntry | undefined {
     return this.slots.get(id);
   }
