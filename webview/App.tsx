@@ -1,5 +1,5 @@
 /** The panel: header, notices, tracker, transcript, the open prompt, and the composer. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PanelServices } from './context';
 import { PanelContext, useViewState } from './context';
 import { fileLinkTarget } from './fileRefs';
@@ -17,6 +17,8 @@ import { Transcript } from './components/Transcript';
 export function App({ store, services }: { store: PanelStore; services: PanelServices }) {
   const state = useViewState(store);
   const root = useRef<HTMLDivElement>(null);
+  // The gate's feedback box takes the composer's place: one text box at a time.
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
   const handoffRunning = state.handoff !== null;
   const prompts = [state.gate, state.interview, state.enterPlanning, state.grantMore]
     .map((p) => p?.requestId ?? '')
@@ -35,7 +37,7 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
       const dock = root.current?.querySelector<HTMLElement>('.pw-dock');
       const target =
         (last && dock?.contains(last) ? last : null) ??
-        dock?.querySelector<HTMLElement>('[aria-checked="true"], .pw-choices button:last-child, button, textarea') ??
+        dock?.querySelector<HTMLElement>('[aria-checked="true"], .pw-choice-primary, button, textarea') ??
         root.current?.querySelector<HTMLTextAreaElement>('.pw-composer textarea:not(:disabled)');
       target?.focus({ preventScroll: true });
     };
@@ -51,7 +53,9 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
   useEffect(() => {
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    root.current?.querySelector<HTMLTextAreaElement>('.pw-composer textarea:not(:disabled)')?.focus();
+    root.current
+      ?.querySelector<HTMLTextAreaElement>('.pw-composer textarea:not(:disabled)')
+      ?.focus({ preventScroll: true });
   }, [prompts, handoffRunning]);
 
   const dock =
@@ -59,7 +63,12 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
       <div class="pw-dock">
         {state.handoff ? <HandoffProgress handoff={state.handoff} /> : null}
         {state.gate ? (
-          <GatePanel gate={state.gate} disabled={handoffRunning} restricted={!state.flags.trusted} />
+          <GatePanel
+            gate={state.gate}
+            disabled={handoffRunning}
+            restricted={!state.flags.trusted}
+            onFeedbackOpen={setFeedbackOpen}
+          />
         ) : null}
         {state.interview ? <InterviewWizard interview={state.interview} disabled={handoffRunning} /> : null}
         {state.enterPlanning ? <EnterPlanningCard prompt={state.enterPlanning} disabled={handoffRunning} /> : null}
@@ -93,7 +102,7 @@ export function App({ store, services }: { store: PanelStore; services: PanelSer
           <Transcript items={state.transcript} />
         </main>
         {dock}
-        <Composer lifecycle={state.lifecycle} disabled={handoffRunning} />
+        {feedbackOpen && state.gate ? null : <Composer lifecycle={state.lifecycle} disabled={handoffRunning} />}
         <Announcer state={state} />
       </div>
     </PanelContext.Provider>

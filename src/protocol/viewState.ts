@@ -231,6 +231,10 @@ export const GateSchema = z.object({
   /** Context window used before the handoff, 0–100. At 50 or more a fresh thread is recommended. */
   contextPercent: z.number().min(0).max(100),
   proposedDuringExecution: z.boolean(),
+  /** The plan's revision (1 for a first draft). */
+  revision: count,
+  /** What changed since the previous revision, as the engine worded it ("1 step removed, 1 changed"). */
+  changes: z.string().optional(),
   hasPreviousRevision: z.boolean(),
   /** Workspace-relative plan file, for an "open plan" link. */
   planFile: z.string().optional(),

@@ -7,7 +7,7 @@ import { makeStyle } from '../../src/cli/render/style';
 import { Capture } from './cliHarness';
 import { EXIT_PHRASES, STAY_PHRASES } from '../../src/core/lifecycle/intents';
 import type { InterviewQuestion } from '../../src/core/lifecycle/ports';
-import { parseGateAnswer } from '../../src/cli/prompts/gate';
+import { parseGateAnswer, printGate } from '../../src/cli/prompts/gate';
 import { pickOption } from '../../src/cli/prompts/interviewer';
 
 const decision = (text: string) => {
@@ -120,5 +120,27 @@ describe('the approval gate on the terminal: open review comments', () => {
     const revise = await gate(1, 'keep planning: split step 2\n');
     assert.equal(revise.response.decision, 'revise');
     assert.doesNotMatch(revise.text, /unresolved/);
+  });
+});
+
+describe('the approval gate on the terminal: what it prints', () => {
+  const card = {
+    title: 'Rate limits',
+    summary: 'Add a limiter.',
+    steps: ['Add the bucket'],
+    moreSteps: 0,
+    validation: { valid: true, problems: [] },
+    contextPercent: 12,
+    revision: 2,
+    proposedDuringExecution: false,
+  };
+  it("says the revision and what changed, in the engine's words; a first draft says neither", () => {
+    const out = new Capture();
+    const changes = { added: 0, removed: 1, changed: 1, summary: '1 step removed, 1 changed' };
+    printGate(new Printer(out), makeStyle(false), { card: { ...card, changes }, planFile: '/ws/p.md' }, 'p.md');
+    assert.match(out.text, /\n {2}revision 2 · 1 step removed, 1 changed\n/);
+    const first = new Capture();
+    printGate(new Printer(first), makeStyle(false), { card: { ...card, revision: 1 }, planFile: '/ws/p.md' }, 'p.md');
+    assert.doesNotMatch(first.text, /revision/);
   });
 });

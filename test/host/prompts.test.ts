@@ -73,6 +73,7 @@ const REQUEST: PlanApprovalRequest = {
     revision: 2,
     proposedDuringExecution: true,
     previousRevision: '/ws/.vtcode/plans/p.history/001.md',
+    changes: { added: 0, removed: 1, changed: 1, summary: '1 step removed, 1 changed' },
   },
   planFile: '/ws/.vtcode/plans/p.md',
 };
@@ -118,6 +119,8 @@ describe('approvals through the pending table', () => {
         validation: { valid: false, problems: ['line 9: step 2 has no verify'] },
         contextPercent: 57.5,
         proposedDuringExecution: true,
+        revision: 2,
+        changes: '1 step removed, 1 changed',
         hasPreviousRevision: true,
         planFile: '.vtcode/plans/p.md',
       },

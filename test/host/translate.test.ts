@@ -166,6 +166,7 @@ describe('engine events → panel deltas', () => {
           validation: { valid: true, problems: [] },
           contextPercent: 60,
           proposedDuringExecution: false,
+          revision: 1,
           hasPreviousRevision: false,
         },
       },

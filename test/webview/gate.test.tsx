@@ -16,33 +16,69 @@ function open(g: Gate = gate) {
 const choice = (p: ReturnType<typeof open>, name: RegExp) => p.getByRole('button', { name });
 
 describe('panel: "Ready to code?" gate', () => {
-  it('shows the title, summary, validation and the first five steps with a count of the rest', () => {
+  it('shows the title, "revision N · what changed" and validation, and does not repeat the plan', () => {
     const p = open();
     const region = p.getByRole('region', { name: 'Ready to code?' });
-    assert.ok(p.getByText('Rate limiting for the public API'));
-    assert.equal(region.querySelector('.pw-gate-summary strong')?.textContent, 'Redis');
+    assert.equal(region.querySelector('.pw-gate-plan-title')?.textContent, 'Rate limiting for the public API');
+    assert.equal(region.querySelector('.pw-gate-revision')?.textContent, 'revision 2 · 1 step removed, 1 changed');
     assert.ok(p.getByText('Plan validated'));
-    const steps = region.querySelectorAll('.pw-steps li');
-    assert.equal(steps.length, 5);
-    assert.ok(p.getByText('…and 2 more steps'));
+    // The plan card above shows the summary and the steps; the gate does not say them again.
+    assert.doesNotMatch(region.textContent!, /token-bucket|Redis|Read limits from config|more steps/);
     assert.equal(p.queryByText('This plan was proposed during execution.'), null);
+    p.unmount();
+    const first = open({ ...gate, requestId: 'g1', revision: 1, changes: undefined, hasPreviousRevision: false });
+    assert.equal(first.container.querySelector('.pw-gate-revision')?.textContent, 'revision 1 · first draft');
   });
 
-  it('offers three actions, recommends a fresh thread at 62% context, and focuses "stay" first', () => {
-    const p = open();
-    const stay = choice(p, /No, stay in Plan mode/);
-    assert.equal(document.activeElement, stay);
+  it('makes the recommended choice primary (a fresh thread at 62% context) and focuses it without scrolling', () => {
+    const scrolls: unknown[] = [];
+    const focus = HTMLElement.prototype.focus;
+    HTMLElement.prototype.focus = function (this: HTMLElement, options?: FocusOptions) {
+      if (this.classList.contains('pw-choice')) scrolls.push(options);
+      focus.call(this, options);
+    };
+    let p: ReturnType<typeof open>;
+    try {
+      p = open();
+    } finally {
+      HTMLElement.prototype.focus = focus;
+    }
     const fresh = choice(p, /Yes, clear context and implement/);
+    assert.equal(document.activeElement, fresh);
+    assert.deepEqual(scrolls, [{ preventScroll: true }]);
+    assert.ok(fresh.classList.contains('pw-choice-primary'));
     assert.match(fresh.textContent!, /Recommended/);
-    assert.match(fresh.textContent!, /Fresh thread\. Context: 62% used\./);
-    assert.ok(choice(p, /Yes, implement this plan/));
+    assert.match(fresh.textContent!, /Recommended · context 62% used\./);
+    const others = [choice(p, /Yes, implement this plan/), choice(p, /No, stay in Plan mode/)];
+    assert.deepEqual(
+      others.map((b) => b.classList.contains('pw-choice-primary') || /Recommended/.test(b.textContent!)),
+      [false, false],
+    );
+    assert.equal(p.container.querySelectorAll('.pw-choice-primary').length, 1);
   });
 
-  it('does not recommend a fresh thread below 50% context', () => {
+  it('below 50% context implementing in this thread is the primary choice', () => {
     const p = open({ ...gate, requestId: 'g2', contextPercent: 49.4 });
     const fresh = choice(p, /Yes, clear context and implement/);
     assert.doesNotMatch(fresh.textContent!, /Recommended/);
-    assert.match(fresh.textContent!, /Context: 49% used\./);
+    assert.match(fresh.textContent!, /Fresh thread; context 49% used\./);
+    const execute = choice(p, /Yes, implement this plan/);
+    assert.ok(execute.classList.contains('pw-choice-primary'));
+    assert.equal(document.activeElement, execute);
+  });
+
+  it("the feedback box takes the composer's place while it is open, and the draft comes back", () => {
+    const p = open();
+    fireEvent.input(p.getByLabelText('Message Planwise'), { target: { value: 'half-typed idea' } });
+    fireEvent.click(choice(p, /No, stay in Plan mode/));
+    assert.equal(p.queryByLabelText('Message Planwise'), null);
+    assert.equal(p.container.querySelectorAll('textarea').length, 1);
+    fireEvent.keyDown(p.getByLabelText('What should change?'), { key: 'Escape' });
+    assert.equal((p.getByLabelText('Message Planwise') as HTMLTextAreaElement).value, 'half-typed idea');
+    fireEvent.click(choice(p, /No, stay in Plan mode/));
+    fireEvent.keyDown(p.getByLabelText('What should change?'), { key: 'Enter', ctrlKey: true });
+    p.update([{ op: 'gate.set', gate: null }]);
+    assert.ok(p.getByLabelText('Message Planwise'), 'the composer is back when the gate closes');
   });
 
   it('sends execute and fresh_context with the gate’s request id, once', () => {
@@ -93,13 +129,13 @@ describe('panel: "Ready to code?" gate', () => {
 
   it('asks the host for a diff against the previous draft and opens the plan file', () => {
     const p = open();
-    fireEvent.click(p.getByText('Compare with previous draft'));
+    fireEvent.click(p.getByRole('button', { name: 'Compare with previous draft' }));
     assert.deepEqual(p.sent('compareRevisions'), [{ type: 'compareRevisions' }]);
-    fireEvent.click(p.getByRole('link', { name: 'Open the full plan' }));
+    fireEvent.click(p.getByRole('link', { name: 'Open plan' }));
     assert.deepEqual(p.sent('openFile'), [{ type: 'openFile', path: '.vtcode/plans/rate-limiting.md' }]);
     p.unmount();
     const first = open({ ...gate, requestId: 'g4', hasPreviousRevision: false });
-    assert.equal(first.queryByText('Compare with previous draft'), null);
+    assert.equal(first.queryByRole('button', { name: 'Compare with previous draft' }), null);
   });
 
   it('says when the plan was proposed during execution and lists validation problems', () => {

@@ -201,10 +201,13 @@ describe('panel in Chromium', function () {
       },
     );
 
-    // The gate: focus on "stay"; Enter opens feedback; Enter there is a newline; Ctrl+Enter revises.
+    // The gate: focus on the primary choice; Tab reaches "stay", whose Enter opens the feedback box;
+    // Enter there is a newline; Ctrl+Enter revises.
     await panel.deliver(session.scenes.find((s) => s.name === 'gate')!.messages);
     await page.getByRole('region', { name: 'Ready to code?' }).waitFor();
     await panel.settle();
+    assert.match(await activeText(page), /^Yes, clear context and implement/);
+    await page.keyboard.press('Tab');
     assert.match(await activeText(page), /^No, stay in Plan mode/);
     await page.keyboard.press('Enter');
     await page.getByLabel('What should change?').waitFor();
@@ -228,7 +231,7 @@ describe('panel in Chromium', function () {
       ],
     );
 
-    // A revised plan: Shift+Tab from "stay" reaches "clear context and implement".
+    // A revised plan: focus is on its primary choice, "clear context and implement" at 62% context.
     await panel.deliver([
       {
         type: 'delta',
@@ -237,8 +240,6 @@ describe('panel in Chromium', function () {
       },
     ]);
     await panel.settle();
-    assert.match(await activeText(page), /^No, stay in Plan mode/);
-    await page.keyboard.press('Shift+Tab');
     assert.match(await activeText(page), /^Yes, clear context and implement/);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.__harness.posted.filter((m) => m.type === 'approvalResponse').length === 2);

@@ -86,6 +86,8 @@ export const gate: Gate = {
   validation: { valid: true, problems: [] },
   contextPercent: 62,
   proposedDuringExecution: false,
+  revision: 2,
+  changes: '1 step removed, 1 changed',
   hasPreviousRevision: true,
   planFile: '.vtcode/plans/rate-limiting.md',
 };

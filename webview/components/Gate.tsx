@@ -1,9 +1,12 @@
 /**
- * "Ready to code?": the plan's synopsis and three choices. Keyboard safety: focus starts on
- * "No, stay in Plan mode"; Enter there only opens the feedback box; in the box Enter adds a
- * line and Ctrl/Cmd+Enter sends the feedback as a revision request, never as an approval. The
- * plan's open review comments are listed with links to their lines; they go with any revision
- * request, and approving while some are open asks once ("Approve with 3 unresolved comments?").
+ * "Ready to code?" as a compact footer under the transcript: the plan's title, "revision N · what
+ * changed" (the engine's words), the validation state, the open-comment count, and three choices,
+ * the recommended one primary. It does not repeat the plan: the plan card above shows it. Its
+ * arrival focuses the primary choice without scrolling the document. "No, stay in Plan mode" opens
+ * the feedback box, which takes the composer's place (the panel hides the composer while it is
+ * open); in the box Enter adds a line and Ctrl/Cmd+Enter sends the feedback as a revision request,
+ * never as an approval. Approving while review comments are open asks once ("Approve with 3
+ * unresolved comments?").
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApprovalDecision, Gate } from '../../src/protocol';
@@ -11,13 +14,25 @@ import { usePanel } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { FileLink } from './FileLink';
-import { RichText } from './RichText';
 import { pure } from '../pure';
 
-/** At or above this context use, a fresh thread is marked recommended. */
+/** At or above this context use, a fresh thread is the recommended choice. */
 export const FRESH_CONTEXT_THRESHOLD = 50;
 
-function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolean; restricted?: boolean }) {
+/** The choice the gate recommends (and styles primary): a fresh thread once half the context is used. */
+export function recommendedChoice(gate: Pick<Gate, 'contextPercent'>): 'execute' | 'fresh_context' {
+  return gate.contextPercent >= FRESH_CONTEXT_THRESHOLD ? 'fresh_context' : 'execute';
+}
+
+interface GateProps {
+  gate: Gate;
+  disabled: boolean;
+  restricted?: boolean;
+  /** Told when the feedback box opens or closes, so the panel shows one text box at a time. */
+  onFeedbackOpen?: (open: boolean) => void;
+}
+
+function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
   const { post } = usePanel();
   const [answeredId, setAnsweredId] = useState<string | null>(null);
   const [revising, setRevising] = useState(false);
@@ -25,6 +40,7 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
   /** An approval held for "Approve with N unresolved comments?" (asked once per gate). */
   const [confirming, setConfirming] = useState<ApprovalDecision | null>(null);
   const [confirmedId, setConfirmedId] = useState<string | null>(null);
+  const primaryRef = useRef<HTMLButtonElement>(null);
   const stayRef = useRef<HTMLButtonElement>(null);
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
@@ -34,13 +50,15 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
     setRevising(false);
     setFeedback('');
     setConfirming(null);
-    stayRef.current?.focus();
+    primaryRef.current?.focus({ preventScroll: true });
   }, [gate.requestId]);
 
   // Focus moves with the render that shows the box, so keys typed right after Enter land in it.
   useLayoutEffect(() => {
-    if (revising) feedbackRef.current?.focus();
+    if (revising) feedbackRef.current?.focus({ preventScroll: true });
+    onFeedbackOpen?.(revising);
   }, [revising]);
+  useEffect(() => () => onFeedbackOpen?.(false), []);
 
   const answered = answeredId === gate.requestId;
   const locked = answered || disabled;
@@ -60,37 +78,77 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
     }
     respond(decision);
   };
+  const closeFeedback = () => {
+    setRevising(false);
+    stayRef.current?.focus({ preventScroll: true });
+  };
 
   const percent = Math.round(gate.contextPercent);
-  const recommendFresh = gate.contextPercent >= FRESH_CONTEXT_THRESHOLD;
-  // The engine elided the steps already: it sends the first few and how many it left out.
-  const shown = gate.steps;
-  const hidden = gate.moreSteps;
+  const recommended = recommendedChoice(gate);
+  const problems = gate.validation.problems.length;
+  const revisionLine = `revision ${gate.revision}${gate.changes ? ` · ${gate.changes}` : gate.revision <= 1 ? ' · first draft' : ''}`;
+
+  const choice = (decision: 'execute' | 'fresh_context', title: string, sub: string) => {
+    const primary = decision === recommended;
+    return (
+      <button
+        type="button"
+        ref={primary ? primaryRef : undefined}
+        class={`pw-choice${primary ? ' pw-choice-primary' : ''}`}
+        disabled={locked}
+        onClick={() => approve(decision)}
+      >
+        <span class="pw-choice-title">{title}</span>
+        <span class="pw-choice-sub">
+          {primary ? <strong class="pw-choice-rec">Recommended · </strong> : null}
+          {sub}
+        </span>
+      </button>
+    );
+  };
 
   return (
-    <section class="pw-gate pw-card" aria-labelledby={titleId}>
-      <h2 id={titleId} class="pw-card-title">
+    <section class="pw-gate" aria-labelledby={titleId}>
+      <h2 id={titleId} class="pw-gate-heading">
         <Icon name="rocket" /> Ready to code?
       </h2>
+      <p class="pw-gate-plan-title" title={gate.title}>
+        {gate.title}
+      </p>
+      <p class="pw-gate-meta">
+        <span class="pw-gate-revision">{revisionLine}</span>
+      </p>
+      <p class="pw-gate-meta">
+        <span class={`pw-validation ${gate.validation.valid ? 'pw-ok' : 'pw-warn'}`}>
+          <Icon name={gate.validation.valid ? 'pass' : 'warning'} />{' '}
+          {gate.validation.valid
+            ? 'Plan validated'
+            : `Validation found ${problems} problem${problems === 1 ? '' : 's'}`}
+        </span>
+        {gate.planFile ? <FileLink path={gate.planFile} label="Open plan" /> : null}
+        {gate.hasPreviousRevision ? (
+          <button
+            type="button"
+            class="pw-link-button"
+            aria-label="Compare with previous draft"
+            title="Compare with previous draft"
+            onClick={() => post({ type: 'compareRevisions' })}
+          >
+            Compare
+          </button>
+        ) : null}
+      </p>
       {gate.proposedDuringExecution ? (
         <p class="pw-callout" role="note">
           <Icon name="info" /> This plan was proposed during execution.
         </p>
       ) : null}
-      <h3 class="pw-gate-plan-title">{gate.title}</h3>
       {restricted ? (
         <p class="pw-callout pw-callout-warning" role="note">
           <Icon name="shield" /> Verify is off in Restricted Mode: steps cannot complete.
         </p>
       ) : null}
-      {gate.summary ? <RichText text={gate.summary} format="markdown" class="pw-gate-summary" /> : null}
-      <p class={`pw-validation ${gate.validation.valid ? 'pw-ok' : 'pw-warn'}`}>
-        <Icon name={gate.validation.valid ? 'pass' : 'warning'} />{' '}
-        {gate.validation.valid
-          ? 'Plan validated'
-          : `Validation found ${gate.validation.problems.length} problem${gate.validation.problems.length === 1 ? '' : 's'}`}
-      </p>
-      {!gate.validation.valid && gate.validation.problems.length > 0 ? (
+      {!gate.validation.valid && problems > 0 ? (
         <ul class="pw-problems">
           {gate.validation.problems.map((p, i) => (
             <li key={i}>{p}</li>
@@ -98,10 +156,10 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
         </ul>
       ) : null}
       {open > 0 ? (
-        <div class="pw-gate-comments">
-          <p>
+        <details class="pw-gate-comments">
+          <summary>
             <Icon name="comment-discussion" /> {openText}
-          </p>
+          </summary>
           <ul>
             {comments.map((c) => (
               <li key={c.id}>
@@ -115,50 +173,16 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
               </li>
             ))}
           </ul>
-        </div>
-      ) : null}
-      {shown.length > 0 ? (
-        <ol class="pw-steps">
-          {shown.map((s, i) => (
-            <li key={i}>
-              <RichText text={s} format="inline" />
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      {hidden > 0 ? (
-        <p class="pw-more-steps">
-          …and {hidden} more step{hidden === 1 ? '' : 's'}
-        </p>
-      ) : null}
-      {gate.planFile || gate.hasPreviousRevision ? (
-        <div class="pw-gate-links">
-          {gate.planFile ? <FileLink path={gate.planFile} label="Open the full plan" /> : null}
-          {gate.hasPreviousRevision ? (
-            <Button appearance="secondary" onClick={() => post({ type: 'compareRevisions' })}>
-              Compare with previous draft
-            </Button>
-          ) : null}
-        </div>
+        </details>
       ) : null}
 
       <div class="pw-choices" role="group" aria-label="What next?">
-        <button type="button" class="pw-choice" disabled={locked} onClick={() => approve('execute')}>
-          <span class="pw-choice-title">Yes, implement this plan</span>
-          <span class="pw-choice-sub">Build in this thread, with its context.</span>
-        </button>
-        <button
-          type="button"
-          class={`pw-choice${recommendFresh ? ' pw-choice-recommended' : ''}`}
-          disabled={locked}
-          onClick={() => approve('fresh_context')}
-        >
-          <span class="pw-choice-title">
-            Yes, clear context and implement
-            {recommendFresh ? <span class="pw-tag pw-tag-rec">Recommended</span> : null}
-          </span>
-          <span class="pw-choice-sub">Fresh thread. Context: {percent}% used.</span>
-        </button>
+        {choice('execute', 'Yes, implement this plan', 'Build here, with this thread.')}
+        {choice(
+          'fresh_context',
+          'Yes, clear context and implement',
+          `${recommended === 'fresh_context' ? '' : 'Fresh thread; '}context ${percent}% used.`,
+        )}
         <button
           type="button"
           ref={stayRef}
@@ -172,7 +196,7 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
           <span class="pw-choice-sub">
             {open > 0
               ? `Sends the ${openText} to the planner, with your note; nothing is built.`
-              : 'Say what to change; the plan is revised, nothing is built.'}
+              : 'Say what to change; nothing is built.'}
           </span>
         </button>
       </div>
@@ -206,7 +230,7 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
             id={feedbackId}
             ref={feedbackRef}
             class="pw-input"
-            rows={3}
+            rows={2}
             value={feedback}
             disabled={locked}
             onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
@@ -216,8 +240,7 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
                 sendRevision();
               } else if (e.key === 'Escape') {
                 e.preventDefault();
-                setRevising(false);
-                stayRef.current?.focus();
+                closeFeedback();
               }
             }}
           />
@@ -225,7 +248,7 @@ function GateView({ gate, disabled, restricted }: { gate: Gate; disabled: boolea
             <Button onClick={sendRevision} disabled={locked}>
               Send revision request
             </Button>
-            <span class="pw-hint">Ctrl+Enter sends · Enter adds a line · Esc closes</span>
+            <span class="pw-hint">Ctrl+Enter sends · Esc closes</span>
           </div>
         </div>
       ) : null}

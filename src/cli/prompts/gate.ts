@@ -57,6 +57,7 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   printer.line();
   const card = request.card;
   printer.line(style.bold(`Implement this plan? ${card.title}`));
+  if (card.changes) printer.line(style.dim(`  revision ${card.revision} · ${card.changes.summary}`));
   if (card.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
   if (card.summary) printer.line(`  ${card.summary.replace(/\s+/g, ' ').trim()}`);
   card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));

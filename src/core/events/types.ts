@@ -127,6 +127,20 @@ export interface GateCardInfo {
   readonly author?: 'person';
   /** Unresolved review threads on the plan, for "3 open comments" and its links; absent: none. */
   readonly openComments?: readonly OpenCommentInfo[];
+  /**
+   * What changed since the previous revision, compared at step level once by the engine, with its
+   * words ("1 step removed, 1 changed"); absent for a first draft. Hosts show `summary` as it is.
+   */
+  readonly changes?: GateCardChanges;
+}
+
+/** A revision's step-level change against the one before it. */
+export interface GateCardChanges {
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+  /** "2 steps added, 1 changed"; "wording only" when no step changed but the text did; "no changes". */
+  readonly summary: string;
 }
 
 /** One unresolved review thread as the gate lists it. */

@@ -4,7 +4,7 @@
  * re-reads or re-validates the plan.
  */
 import { basename, dirname, join } from 'node:path';
-import type { GateCardInfo } from '../events/types';
+import type { GateCardChanges, GateCardInfo } from '../events/types';
 import type { PlanApprovalRequest } from '../lifecycle/ports';
 import { diffPlans } from '../plan/diff';
 import { planPaths, revisionFileName } from '../plan/storeLayout';
@@ -43,6 +43,15 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     plan.revisions >= 2
       ? join(planPaths(dirname(plan.file), plan.stem).history, revisionFileName(plan.revisions - 1))
       : snapshot?.previousPlanFile;
+  let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
+  let cardChanges: GateCardChanges | undefined;
+  if (plan.revisions >= 2) {
+    const before = await core.store.readRevision(plan.stem, plan.revisions - 1);
+    const d = diffPlans(before, plan.markdown);
+    const stepChanges = { added: d.added.length, removed: d.removed.length, changed: d.changed.length };
+    changes = { diff: d.unified, stepChanges };
+    cardChanges = { ...stepChanges, summary: describeChanges(stepChanges, d.unified !== '') };
+  }
   const card: GateCardInfo = {
     title: plan.summary.title || basename(plan.file),
     summary: plan.summary.summary,
@@ -57,17 +66,29 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     proposedDuringExecution,
     ...(previous !== undefined ? { previousRevision: previous } : {}),
     ...(await openComments(core, plan.file)),
+    ...(cardChanges ? { changes: cardChanges } : {}),
   };
-  let changes: Pick<PlanApprovalRequest, 'diff' | 'stepChanges'> = {};
-  if (plan.revisions >= 2) {
-    const before = await core.store.readRevision(plan.stem, plan.revisions - 1);
-    const d = diffPlans(before, plan.markdown);
-    changes = {
-      diff: d.unified,
-      stepChanges: { added: d.added.length, removed: d.removed.length, changed: d.changed.length },
-    };
-  }
   return { card, planFile: plan.file, ...changes };
+}
+
+/**
+ * A revision's change in words, counted once here for every host: "1 step removed, 1 changed",
+ * "2 steps added"; "wording only" when no step was added, removed or changed but the text was;
+ * "no changes" when the texts are the same.
+ */
+export function describeChanges(
+  counts: { readonly added: number; readonly removed: number; readonly changed: number },
+  textChanged: boolean,
+): string {
+  const parts = (
+    [
+      [counts.added, 'added'],
+      [counts.removed, 'removed'],
+      [counts.changed, 'changed'],
+    ] as const
+  ).filter(([n]) => n > 0);
+  if (parts.length === 0) return textChanged ? 'wording only' : 'no changes';
+  return parts.map(([n, verb], i) => (i === 0 ? `${n} step${n === 1 ? '' : 's'} ${verb}` : `${n} ${verb}`)).join(', ');
 }
 
 /**

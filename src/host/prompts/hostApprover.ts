@@ -43,6 +43,8 @@ export function gateOf(card: GateCardInfo, requestId: string, planFile: string):
     validation: { valid: card.validation.valid, problems: [...card.validation.problems] },
     contextPercent: card.contextPercent,
     proposedDuringExecution: card.proposedDuringExecution,
+    revision: card.revision,
+    ...(card.changes ? { changes: card.changes.summary } : {}),
     hasPreviousRevision: card.previousRevision !== undefined,
     planFile,
     ...(card.openComments && card.openComments.length > 0
