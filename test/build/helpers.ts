@@ -79,6 +79,8 @@ export function guardedContext(
     interactive?: boolean;
     writer?: BufferWriter;
     store?: CheckpointStore;
+    /** The session clock (a fixed 1000 unless given). */
+    now?: () => number;
   },
 ): GuardedContext {
   const store = o.store ?? new MemoryCheckpointStore();
@@ -88,7 +90,7 @@ export function guardedContext(
     mode: o.mode,
     ...(o.plan !== undefined ? { scope: scopeOf(o.plan) } : {}),
     store,
-    now: () => 1000,
+    now: o.now ?? (() => 1000),
   });
   const approver = new ScopeApprover(o.choices ?? []);
   const replans: string[] = [];

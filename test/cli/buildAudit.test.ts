@@ -53,6 +53,36 @@ describe('planwise plan --non-interactive --approve execute: the closing audit, 
     assert.match(again.stdout, /Nothing to revert/);
   });
 
+  it("a shell command's writes are in the report and planwise revert restores them byte for byte", async () => {
+    // The allow-list takes one simple command: the script holds the shell's work.
+    const command = 'sh edit.sh';
+    const script = "sed -i 's/hi/hello/' src/greet.ts && printf 'x\\000y' > notes.bin && rm README.md\n";
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(plan)),
+        sse.toolTurn([{ name: 'run_command', args: { command } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.textTurn('Changed the greeting with sed.'),
+      ],
+      { ...files, 'edit.sh': script },
+    );
+    const r = await runCli(
+      ['plan', '--non-interactive', '--approve', 'execute', '--allow-command', command, ...s.args, 'say hello'],
+      { env: NO_RETRIES },
+    );
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /Changed 3 files \(\+2 −2\): README\.md, notes\.bin, src\/greet\.ts\./);
+    assert.match(r.stdout, /- README\.md \(delete via `sh edit\.sh`\): allowed by recorded \(scope mode record\)/);
+    assert.match(r.stdout, /- notes\.bin \(create via `sh edit\.sh`\): allowed by recorded \(scope mode record\)/);
+    assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), "export const greeting = 'hello';\n");
+    const revert = await runCli(['revert', '--workspace', s.ws.root, sessionIdOf(r.stdout)]);
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), files['src/greet.ts']);
+    assert.equal(readFileSync(s.ws.path('README.md'), 'utf8'), files['README.md']);
+    assert.equal(existsSync(s.ws.path('notes.bin')), false);
+    assert.equal(readFileSync(s.ws.path('edit.sh'), 'utf8'), script, 'a file the build never touched is left alone');
+  });
+
   it('exits 1 when the build ended with a step incomplete, and says so', async () => {
     const s = await setup(
       [

@@ -10,6 +10,7 @@ import { failure } from '../tools/result';
 import type { ToolResult } from '../tools/types';
 import type { BufferWriter } from './ports';
 import type { BuildLedger, WriteAction } from './ledger';
+import { WorkspaceWatch } from './shellWatch';
 
 export interface BuildGuardDeps {
   readonly ledger: BuildLedger;
@@ -31,15 +32,34 @@ export interface CurrentText {
   readonly open: boolean;
 }
 
+/** Why a change may not stand: the build was stopped to replan, the file is out of scope, or the person chose to replan now. */
+export type ScopeRefusal =
+  | { readonly kind: 'stopped'; readonly reason: string }
+  | { readonly kind: 'out_of_scope'; readonly reason: string }
+  | { readonly kind: 'replan'; readonly reason: string };
+
+export function pastTense(action: WriteAction): string {
+  return action === 'create' ? 'created' : action === 'delete' ? 'deleted' : action === 'edit' ? 'edited' : 'wrote';
+}
+
 export const STALE_MESSAGE = 'the file changed since you read it; read it again';
 
 const encoder = new TextEncoder();
 
 export class BuildGuard {
+  private watch: WorkspaceWatch | undefined;
+
   constructor(readonly deps: BuildGuardDeps) {}
 
   get ledger(): BuildLedger {
     return this.deps.ledger;
+  }
+
+  /** The workspace scans that tell what a shell command changed (one per build: it caches hashes). */
+  get shellWatch(): WorkspaceWatch {
+    const ledger = this.deps.ledger;
+    this.watch ??= new WorkspaceWatch(this.deps.reader, ledger.root, ledger.store, () => ledger.now());
+    return this.watch;
   }
 
   /** The open document's text (dirty or not) when an editor holds `abs`, else the file on disk. */
@@ -57,65 +77,98 @@ export class BuildGuard {
    * the person (allow this file, allow for the rest of the build, stop and replan).
    */
   async admit(tool: string, rel: string, action: WriteAction, signal?: AbortSignal): Promise<ToolResult | undefined> {
-    const ledger = this.deps.ledger;
-    if (ledger.replanReason !== undefined) {
+    const refused = await this.decide(rel, action, signal);
+    if (!refused) return undefined;
+    if (refused.kind === 'stopped') {
       return failure(
-        `${tool} refused: the person stopped this build to replan (${ledger.replanReason}). Make no more changes; ` +
+        `${tool} refused: the person stopped this build to replan (${refused.reason}). Make no more changes; ` +
           'reply with a one-line summary of what was done so far.',
         { blocked: true },
       );
     }
+    if (refused.kind === 'replan') {
+      // The person's choice ends the turn here: no closing reply is asked of the model.
+      return failure(`${tool} refused: the person chose to stop and replan because ${refused.reason}.`, {
+        blocked: true,
+        endsTurn: `the person chose to stop and replan (${refused.reason})`,
+      });
+    }
+    return failure(
+      `${tool} refused: ${rel} is outside the approved plan's scope (${this.scopeText()}); ${refused.reason}. ` +
+        'If the change is needed, propose a revised plan that names this file (a <proposed_plan> block); otherwise ' +
+        'keep to the files the plan names.',
+      { blocked: true },
+    );
+  }
+
+  /** The approved plan's scope entries as written, for messages. */
+  scopeText(): string {
+    const scope = (this.deps.ledger.scope?.entries ?? []).map((e) => e.pattern);
+    return scope.length > 0 ? scope.join(', ') : '(no files)';
+  }
+
+  /**
+   * The scope decision for one change: undefined when it may stand (recorded as drift when out of
+   * scope), else why not. `command` is set for a change a shell command already made
+   * (`run_command`): the person is asked about what happened, and a refusal undoes it.
+   */
+  async decide(
+    rel: string,
+    action: WriteAction,
+    signal?: AbortSignal,
+    command?: string,
+  ): Promise<ScopeRefusal | undefined> {
+    const ledger = this.deps.ledger;
+    if (ledger.replanReason !== undefined) return { kind: 'stopped', reason: ledger.replanReason };
     if (ledger.inScope(rel)) return undefined;
     const earlier = ledger.alreadyAllowed(rel);
     if (earlier) {
-      ledger.recordDrift(rel, action, earlier);
+      ledger.recordDrift(rel, action, earlier, command);
       return undefined;
     }
-    const scope = (ledger.scope?.entries ?? []).map((e) => e.pattern);
-    const scopeText = scope.length > 0 ? scope.join(', ') : '(no files)';
     if (ledger.mode === 'record') {
-      ledger.recordDrift(rel, action, 'recorded (scope mode record)');
+      ledger.recordDrift(rel, action, 'recorded (scope mode record)', command);
       return undefined;
     }
-    const refusal = (why: string) =>
-      failure(
-        `${tool} refused: ${rel} is outside the approved plan's scope (${scopeText}); ${why}. ` +
-          'If the change is needed, propose a revised plan that names this file (a <proposed_plan> block); otherwise ' +
-          'keep to the files the plan names.',
-        { blocked: true },
-      );
-    if (ledger.mode === 'strict') return refusal('scope mode is strict');
+    if (ledger.mode === 'strict') return { kind: 'out_of_scope', reason: 'scope mode is strict' };
     const ask = this.deps.approver?.approveScope;
-    if (!this.deps.interactive || !ask) return refusal('no one can allow out-of-scope writes in this session');
+    if (!this.deps.interactive || !ask) {
+      return { kind: 'out_of_scope', reason: 'no one can allow out-of-scope writes in this session' };
+    }
     let choice: ScopeChoice;
     try {
       choice = await ask.call(
         this.deps.approver,
-        { path: rel, action, scope, ...(ledger.step !== undefined ? { step: ledger.step } : {}) },
+        {
+          path: rel,
+          action,
+          scope: (ledger.scope?.entries ?? []).map((e) => e.pattern),
+          ...(ledger.step !== undefined ? { step: ledger.step } : {}),
+          ...(command !== undefined ? { command } : {}),
+        },
         signal,
       );
     } catch (err) {
       if (signal?.aborted) throw err;
-      return refusal('the person was not asked');
+      return { kind: 'out_of_scope', reason: 'the person was not asked' };
     }
     if (choice === 'allow_file') {
       ledger.allowFile(rel);
-      ledger.recordDrift(rel, action, 'person (this file)');
+      ledger.recordDrift(rel, action, 'person (this file)', command);
       return undefined;
     }
     if (choice === 'allow_build') {
       ledger.allowForBuild();
-      ledger.recordDrift(rel, action, 'person (rest of the build)');
+      ledger.recordDrift(rel, action, 'person (rest of the build)', command);
       return undefined;
     }
-    const reason = `the build wanted to ${action} ${rel}, outside the approved plan's scope`;
+    const reason =
+      command !== undefined
+        ? `\`${command}\` ${pastTense(action)} ${rel}, outside the approved plan's scope`
+        : `the build wanted to ${action} ${rel}, outside the approved plan's scope`;
     ledger.replanReason = reason;
     this.deps.onReplan?.(reason);
-    return failure(
-      `${tool} refused: the person chose to stop and replan because ${reason}. Make no more changes; reply with a ` +
-        'one-line summary of what was done so far and why the plan needs this file.',
-      { blocked: true },
-    );
+    return { kind: 'replan', reason };
   }
 
   /** The "changed since you read it" refusal, when the agent's last read of `rel` no longer matches. */

@@ -33,7 +33,11 @@ export function sameState(a: FileState | undefined, b: FileState | undefined): b
 export type WriteAction = 'edit' | 'write' | 'create' | 'delete';
 
 /** Who let an out-of-scope change through. */
-export type DriftAllowance = 'person (this file)' | 'person (rest of the build)' | 'recorded (scope mode record)';
+export type DriftAllowance =
+  | 'person (this file)'
+  | 'person (rest of the build)'
+  | 'recorded (scope mode record)'
+  | 'nobody: the run was cancelled before the person could be asked';
 
 export interface DriftRecord {
   readonly path: string;
@@ -41,6 +45,8 @@ export interface DriftRecord {
   readonly allowedBy: DriftAllowance;
   /** The step in progress when it happened. */
   readonly step?: string;
+  /** The shell command that made the change (`run_command`), when no file tool did. */
+  readonly command?: string;
 }
 
 export interface LineCount {
@@ -177,10 +183,16 @@ export class BuildLedger {
     this.allowedForBuild = true;
   }
 
-  recordDrift(path: string, action: WriteAction, allowedBy: DriftAllowance): void {
+  recordDrift(path: string, action: WriteAction, allowedBy: DriftAllowance, command?: string): void {
     // One record per file: the first allowance is who let it out of scope.
     if (this.driftList.some((d) => d.path === path)) return;
-    this.driftList.push({ path, action, allowedBy, ...(this.stepNow !== undefined ? { step: this.stepNow } : {}) });
+    this.driftList.push({
+      path,
+      action,
+      allowedBy,
+      ...(this.stepNow !== undefined ? { step: this.stepNow } : {}),
+      ...(command !== undefined ? { command } : {}),
+    });
   }
 
   get drift(): readonly DriftRecord[] {
@@ -210,6 +222,21 @@ export class BuildLedger {
     return Object.keys(this.manifest.baseline);
   }
 
+  /** The session's checkpoint store, when the host gave one. */
+  get store(): CheckpointStore | undefined {
+    return this.opts.store;
+  }
+
+  /** The workspace root the ledger's relative paths hang off. */
+  get root(): string {
+    return this.opts.root;
+  }
+
+  /** The session clock's time. */
+  now(): number {
+    return this.opts.now();
+  }
+
   get snapshot(): BuildManifest {
     return this.manifest;
   }
@@ -232,13 +259,25 @@ export class BuildLedger {
     await this.persist();
   }
 
-  /** Records what a write left: the file's new state and its line counts against the step. */
-  async afterWrite(rel: string, before: Uint8Array | undefined, after: Uint8Array | undefined): Promise<void> {
+  /**
+   * Records what a write left: the file's new state and its line counts against the step. A file
+   * tool's write counts as the agent's read of what it wrote; a shell command's (`agentSaw: false`)
+   * does not, so an edit computed on the agent's older read of the file is refused as stale.
+   */
+  async afterWrite(
+    rel: string,
+    before: Uint8Array | undefined,
+    after: Uint8Array | undefined,
+    opts: { readonly agentSaw?: boolean } = {},
+  ): Promise<void> {
     const state = stateOf(after);
     if (after !== undefined && state.kind === 'file') await this.opts.store?.put(state.hash, after);
     this.manifest.current[rel] = state;
-    if (after !== undefined) this.reads.set(rel, state.kind === 'file' ? state.hash : '');
-    else this.reads.delete(rel);
+    // After a shell command the agent's last read (if any) stays what it saw.
+    if (opts.agentSaw !== false) {
+      if (after !== undefined) this.reads.set(rel, state.kind === 'file' ? state.hash : '');
+      else this.reads.delete(rel);
+    }
     const count = countLines(before, after);
     const key = this.stepNow ?? '';
     const perFile = this.lines.get(key) ?? new Map<string, LineCount>();

@@ -244,7 +244,7 @@ export function renderReport(r: ExecutionReport, shown: (file: string) => string
   if (r.outOfScope.length === 0) out.push('None.');
   for (const d of r.outOfScope) {
     out.push(
-      `- ${d.path} (${d.action}${d.step !== undefined ? `, during step ${d.step}` : ''}): allowed by ${d.allowedBy}`,
+      `- ${d.path} (${d.action}${d.command !== undefined ? ` via \`${d.command}\`` : ''}${d.step !== undefined ? `, during step ${d.step}` : ''}): allowed by ${d.allowedBy}`,
     );
   }
   out.push('', '## Planned but never touched', '');

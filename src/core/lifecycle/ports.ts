@@ -68,6 +68,11 @@ export interface ScopeRequest {
   readonly step?: string;
   /** The plan's scope entries, as written (paths, globs, folders). */
   readonly scope: readonly string[];
+  /**
+   * Set when a shell command (`run_command`) already made the change: allowing keeps it, "stop
+   * and replan" undoes it.
+   */
+  readonly command?: string;
 }
 
 export interface Approver {

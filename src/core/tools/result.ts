@@ -20,6 +20,7 @@ export function resultOf(ctx: ToolContext, text: string, flags: ResultFlags = {}
     ...(preview.spoolId !== undefined ? { spoolId: preview.spoolId } : {}),
     ...(flags.lowSignal ? { lowSignal: true } : {}),
     ...(flags.blocked ? { blocked: true } : {}),
+    ...(flags.endsTurn !== undefined ? { endsTurn: flags.endsTurn } : {}),
   };
 }
 

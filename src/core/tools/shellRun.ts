@@ -46,6 +46,11 @@ export interface ShellRun {
   readonly gated: boolean;
   /** Inspection, not building: a captured process, never the person's visible terminal. */
   readonly captured?: boolean;
+  /**
+   * Runs once the command ended (exited, timed out or was cancelled): what it changed, as lines
+   * after its output; `refused` makes the result not ok, `endsTurn` ends the turn.
+   */
+  readonly settle?: () => Promise<{ readonly note: string; readonly refused: boolean; readonly endsTurn?: string }>;
 }
 
 /** Runs the command with its environment and the output cap; the result is ok on exit code 0 within the timeout. */
@@ -61,8 +66,10 @@ export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolR
       ...(shell.captured ? { captured: true } : {}),
     });
   } catch (err) {
-    if (ctx.signal?.aborted) return failure(`${shell.tool} was cancelled`);
-    return failure(`${shell.tool} failed to start: ${(err as Error).message}`);
+    const settled = await shell.settle?.();
+    const note = settled?.note ? `\n${settled.note}` : '';
+    if (ctx.signal?.aborted) return failure(`${shell.tool} was cancelled${note}`);
+    return failure(`${shell.tool} failed to start: ${(err as Error).message}${note}`);
   }
 
   const status = run.timedOut
@@ -72,9 +79,15 @@ export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolR
       : `exit code ${run.exitCode}`;
   const parts = [status, section('stdout', run.stdout), section('stderr', run.stderr)];
   if (run.truncated) parts.push(`[output cut: only the first ${EXEC_MAX_OUTPUT_BYTES} bytes of each stream kept]`);
-  const ok = run.exitCode === 0 && !run.timedOut;
+  const settled = await shell.settle?.();
+  if (settled?.note) parts.push(settled.note);
+  const ok = run.exitCode === 0 && !run.timedOut && settled?.refused !== true;
   const lowSignal = shell.flagLowSignal && run.stdout.trim() === '' && (!ok || run.stderr.trim() === '');
-  return resultOf(ctx, parts.join('\n'), { ok, lowSignal });
+  return resultOf(ctx, parts.join('\n'), {
+    ok,
+    lowSignal,
+    ...(settled?.endsTurn !== undefined ? { endsTurn: settled.endsTurn } : {}),
+  });
 }
 
 function section(name: string, text: string): string {

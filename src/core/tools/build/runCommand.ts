@@ -1,7 +1,9 @@
 /**
  * `run_command`: the build agent's shell. Read-only and allow-listed commands run at once; any
  * other command runs only after the person approves it through the `Approver` port. A denied or
- * refused command never reaches the runner.
+ * refused command never reaches the runner. While building, the workspace is scanned before and
+ * after the command: its changes are scope-checked, checkpointed for Revert Build and reported
+ * (`src/core/build/shellSettle.ts`).
  */
 import * as z from 'zod';
 import { failure } from '../result';
@@ -9,6 +11,8 @@ import { runShell } from '../shellRun';
 import { gateContextOf, type ToolDefinition, type ToolResult } from '../types';
 import { agentContextOf, type AgentToolContext } from '../session/context';
 import { decideBuildCommand } from './buildPolicy';
+import { beforeShell, settleShell } from '../../build/shellSettle';
+import type { TreeScan } from '../../build/shellWatch';
 
 /** Builds and test suites take longer than read-only commands. */
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
@@ -42,6 +46,20 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
       return failure(decision.reason, { blocked: true });
     }
     const gated = 'runnable' in decision && decision.runnable !== undefined;
+    // While building, what the command changes is scope-checked and checkpointed (shellSettle.ts);
+    // a command the read-only gate admitted writes nothing, so it is not watched.
+    const guard = gated ? undefined : ctx.build;
+    let before: TreeScan | undefined;
+    if (guard) {
+      try {
+        before = await beforeShell(guard, ctx.signal);
+      } catch (err) {
+        if (ctx.signal?.aborted) return failure('run_command was cancelled');
+        return failure(
+          `run_command did not run: the workspace could not be scanned first, so its changes could not be checkpointed (${(err as Error).message})`,
+        );
+      }
+    }
     return runShell(ctx, {
       tool: 'run_command',
       command: gated ? decision.runnable : args.command,
@@ -50,6 +68,14 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
       timeoutMs: ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,
       flagLowSignal: false,
       gated,
+      ...(guard && before
+        ? {
+            settle: async () => {
+              const s = await settleShell(guard, args.command, before, ctx.signal);
+              return { note: s.note, refused: s.undone.length > 0, ...(s.endsTurn ? { endsTurn: s.endsTurn } : {}) };
+            },
+          }
+        : {}),
     });
   },
 };
