@@ -233,6 +233,8 @@ export const GateSchema = z.object({
   proposedDuringExecution: z.boolean(),
   /** The plan's revision (1 for a first draft). */
   revision: count,
+  /** `person`: this revision is the person's own edit of the plan file (absent: the planner's). */
+  author: z.literal('person').optional(),
   /** What changed since the previous revision, as the engine worded it ("1 step removed, 1 changed"). */
   changes: z.string().optional(),
   hasPreviousRevision: z.boolean(),

@@ -143,4 +143,12 @@ describe('the approval gate on the terminal: what it prints', () => {
     printGate(new Printer(first), makeStyle(false), { card: { ...card, revision: 1 }, planFile: '/ws/p.md' }, 'p.md');
     assert.doesNotMatch(first.text, /revision/);
   });
+
+  it("says when the revision is the person's own edit", () => {
+    const out = new Capture();
+    const changes = { added: 0, removed: 0, changed: 1, summary: '1 step changed' };
+    const edited = { ...card, changes, author: 'person' as const };
+    printGate(new Printer(out), makeStyle(false), { card: edited, planFile: '/ws/p.md' }, 'p.md');
+    assert.match(out.text, /\n {2}revision 2 · your edit · 1 step changed\n/);
+  });
 });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PlanApprovalRequest } from '../../src/core/lifecycle/ports';
 import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan, startHarness, type Harness } from '../support/sessionHarness';
 
@@ -28,7 +29,7 @@ describe('hand edits of the plan at the gate', () => {
     writeFileSync(file, edited);
     const r = await h.session.planEdited(file);
     assert.deepEqual(r, { kind: 'revision', revision: 2 });
-    assert.deepEqual(readdirSync(history).sort(), ['001.md', '002.md']);
+    assert.deepEqual(readdirSync(history).sort(), ['001.md', '002.md', '002.meta.json']);
     assert.match(readFileSync(join(history, '002.md'), 'utf8'), /1\. Add the greeting helper/);
     assert.match(readFileSync(sidecar, 'utf8'), /- \[ \] Add the greeting helper/);
     assert.match(readFileSync(file, 'utf8'), /- \[ \] Add the greeting helper/); // the embedded block too
@@ -43,6 +44,24 @@ describe('hand edits of the plan at the gate', () => {
     assert.equal(h.session.state, 'awaiting_approval');
     // Saving the same text again is no new revision.
     assert.deepEqual(await h.session.planEdited(file), { kind: 'unchanged', revision: 2 });
+  });
+
+  it('a reloaded session still says revision 2 is the person’s: the gate reads it from the history files', async () => {
+    const { h, file } = await atGate();
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Add the greet function', 'Add the greeting helper'));
+    assert.deepEqual(await h.session.planEdited(file), { kind: 'revision', revision: 2 });
+    // The window reloads: a new session over the same workspace and archive re-presents the gate.
+    const asked: PlanApprovalRequest[] = [];
+    const resumed = await h.resume(h.session.id, {
+      config: { interactive: true },
+      approve: (r) => (asked.push(r), { decision: 'cancel' }),
+    });
+    assert.ok(resumed);
+    await resumed.reopen();
+    assert.deepEqual(
+      asked.map((r) => [r.card.revision, r.card.author, r.card.steps]),
+      [[2, 'person', ['Add the greeting helper']]],
+    );
   });
 
   it('an invalid edit gives errors on its lines and leaves history and tracker as they were', async () => {

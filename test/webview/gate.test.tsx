@@ -30,6 +30,15 @@ describe('panel: "Ready to code?" gate', () => {
     assert.equal(first.container.querySelector('.pw-gate-revision')?.textContent, 'revision 1 · first draft');
   });
 
+  it("says when the revision is the person's own edit of the plan file", () => {
+    const p = open({ ...gate, author: 'person' });
+    assert.equal(
+      p.container.querySelector('.pw-gate-revision')?.textContent,
+      'revision 2 · your edit · 1 step removed, 1 changed',
+    );
+    p.unmount();
+  });
+
   it('makes the recommended choice primary (a fresh thread at 62% context) and focuses it without scrolling', () => {
     const scrolls: unknown[] = [];
     const focus = HTMLElement.prototype.focus;

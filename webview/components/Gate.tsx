@@ -86,7 +86,7 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
   const percent = Math.round(gate.contextPercent);
   const recommended = recommendedChoice(gate);
   const problems = gate.validation.problems.length;
-  const revisionLine = `revision ${gate.revision}${gate.changes ? ` · ${gate.changes}` : gate.revision <= 1 ? ' · first draft' : ''}`;
+  const revisionLine = `revision ${gate.revision}${gate.author === 'person' ? ' · your edit' : ''}${gate.changes ? ` · ${gate.changes}` : gate.revision <= 1 ? ' · first draft' : ''}`;
 
   const choice = (decision: 'execute' | 'fresh_context', title: string, sub: string) => {
     const primary = decision === recommended;

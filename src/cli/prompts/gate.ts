@@ -57,7 +57,9 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   printer.line();
   const card = request.card;
   printer.line(style.bold(`Implement this plan? ${card.title}`));
-  if (card.changes) printer.line(style.dim(`  revision ${card.revision} · ${card.changes.summary}`));
+  const by = card.author === 'person' ? ' · your edit' : '';
+  if (card.changes) printer.line(style.dim(`  revision ${card.revision}${by} · ${card.changes.summary}`));
+  else if (by) printer.line(style.dim(`  revision ${card.revision}${by}`));
   if (card.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
   if (card.summary) printer.line(`  ${card.summary.replace(/\s+/g, ' ').trim()}`);
   card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));

@@ -2,7 +2,8 @@
  * The plan store (rules §4). Candidates are validated before anything is written; an invalid one
  * never touches the plan file and is kept (bounded to 8 KiB) for the next repair. Every write goes
  * through the `WorkspaceWriter` port, which writes atomically (temporary file + rename). Every
- * accepted revision is kept in `<stem>.history/NNN.md`; nothing is ever deleted.
+ * accepted revision is kept in `<stem>.history/NNN.md`; nothing is ever deleted. A revision that is
+ * the person's hand edit (`recordEdit`) also gets `NNN.meta.json` saying so, read back by `load`.
  *
  * Save order: the plan file first, then its history entry. Before writing, a plan file whose text
  * differs from the latest history entry (a hand edit, a plan written by VT Code, or a save cut off
@@ -32,6 +33,7 @@ import {
   planPaths,
   resolvePlanRef,
   revisionFileName,
+  revisionMetaFileName,
   revisionOf,
   stemFromName,
   type PlanPaths,
@@ -45,6 +47,9 @@ export interface PlanStoreOptions {
   now: () => number;
   random?: () => number;
 }
+
+/** Who wrote a revision: `person` for a hand edit the store recorded (`recordEdit`). */
+export type RevisionAuthor = 'planner' | 'person';
 
 /** What became of a plan file edited by hand (`recordEdit`). */
 export type EditResult =
@@ -73,6 +78,8 @@ export interface LoadedPlan {
   trackerSource?: 'sidecar' | 'embedded';
   /** Number of history entries (0 for a plan written by hand or by VT Code). */
   revisions: number;
+  /** `person` when the latest revision is the person's edit (from its `NNN.meta.json`); absent: the planner's. */
+  author?: 'person';
 }
 
 export interface PlanListing {
@@ -168,6 +175,7 @@ export class PlanStore {
       summary: v.summary,
       revisions: (await this.revisionNumbers(paths)).length,
     };
+    if (plan.revisions > 0 && (await this.authorOf(paths, plan.revisions)) === 'person') plan.author = 'person';
     const sidecar = await this.readSidecar(paths);
     const embedded = extractTrackerBlock(raw);
     if (sidecar) {
@@ -221,6 +229,11 @@ export class PlanStore {
     return text;
   }
 
+  /** Who wrote revision `n` of a plan, as its history records it (no metadata: the planner). */
+  async revisionAuthor(stem: string, n: number): Promise<RevisionAuthor> {
+    return this.authorOf(resolvePlanRef(this.opts.root, this.plansDir, stem), n);
+  }
+
   /** Writes the tracker: the sidecar, the global mirror, and the block embedded in the plan file. */
   saveTracker(stem: string, tracker: Tracker): Promise<void> {
     return this.serial(async () => {
@@ -252,6 +265,13 @@ export class PlanStore {
       const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;
       if (recorded === text) return { kind: 'unchanged', ...base, revision: latest };
       const revision = await this.recordUnsavedText(paths);
+      // After its text: a revision cut off before this is the planner's by default, never a
+      // label without its text.
+      const meta = { author: 'person', recordedAt: new Date(this.opts.now()).toISOString() };
+      await this.writer.writeFileAtomic(
+        join(paths.history, revisionMetaFileName(revision)),
+        `${JSON.stringify(meta, null, 2)}\n`,
+      );
       const tracker = await this.readSidecar(paths);
       if (tracker) {
         const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
@@ -332,6 +352,21 @@ export class PlanStore {
       .map((e) => revisionOf(e.name))
       .filter((n): n is number => n !== undefined)
       .sort((a, b) => a - b);
+  }
+
+  /**
+   * A revision's author from its metadata file. A file that cannot be read as the store wrote it
+   * is no claim: the revision counts as the planner's, and its text is untouched either way.
+   */
+  private async authorOf(paths: PlanPaths, n: number): Promise<RevisionAuthor> {
+    const text = await this.readText(join(paths.history, revisionMetaFileName(n)));
+    if (text === undefined) return 'planner';
+    try {
+      const meta = JSON.parse(text) as { author?: unknown };
+      return meta.author === 'person' ? 'person' : 'planner';
+    } catch {
+      return 'planner';
+    }
   }
 
   private async readSidecar(paths: PlanPaths): Promise<Tracker | undefined> {

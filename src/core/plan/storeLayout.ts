@@ -4,6 +4,9 @@
  *   .vtcode/plans/<stem>.md              the current plan (+ embedded tracker block)
  *   .vtcode/plans/<stem>.tasks.md        the tracker sidecar
  *   .vtcode/plans/<stem>.history/NNN.md  every accepted revision
+ *   .vtcode/plans/<stem>.history/NNN.meta.json  who wrote revision NNN, when it was the person
+ *                                        (`{"author":"person","recordedAt":"<ISO time>"}`); absent:
+ *                                        the planner's (or VT Code's, or unknown)
  *   .vtcode/plans/.rejected/<stem>.md    the last rejected draft (bounded, for the next repair)
  *   .vtcode/tasks/current_task.md        the global tracker mirror
  */
@@ -75,6 +78,11 @@ export function isPlanFileName(name: string): boolean {
 /** Three-digit (or wider) revision file name: 1 → `001.md`. */
 export function revisionFileName(n: number): string {
   return `${String(n).padStart(3, '0')}.md`;
+}
+
+/** The metadata file of revision `n`: 3 → `003.meta.json` (not a revision: `revisionOf` skips it). */
+export function revisionMetaFileName(n: number): string {
+  return `${String(n).padStart(3, '0')}.meta.json`;
 }
 
 /** Revision number of a history file name, or undefined for anything else (temp files…). */

@@ -65,6 +65,8 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     revision: plan.revisions,
     proposedDuringExecution,
     ...(previous !== undefined ? { previousRevision: previous } : {}),
+    // Who wrote this revision, as its history records it, so a reload or resume still says so.
+    ...(plan.author === 'person' ? { author: 'person' as const } : {}),
     ...(await openComments(core, plan.file)),
     ...(cardChanges ? { changes: cardChanges } : {}),
   };

@@ -61,7 +61,7 @@ export async function acceptHandEdit(core: SessionCore, planFile: string): Promi
     turn_id: '',
     plan_file: r.file,
     ...(request.card.previousRevision !== undefined ? { previous_revision: request.card.previousRevision } : {}),
-    card: r.kind === 'recorded' ? { ...request.card, author: 'person' } : request.card,
+    card: request.card, // a recorded edit's card says author 'person': the store wrote it in the history
   });
   return r.kind === 'recorded'
     ? { kind: 'revision', revision: r.revision }

@@ -44,6 +44,7 @@ export function gateOf(card: GateCardInfo, requestId: string, planFile: string):
     contextPercent: card.contextPercent,
     proposedDuringExecution: card.proposedDuringExecution,
     revision: card.revision,
+    ...(card.author ? { author: card.author } : {}),
     ...(card.changes ? { changes: card.changes.summary } : {}),
     hasPreviousRevision: card.previousRevision !== undefined,
     planFile,
