@@ -3,6 +3,11 @@ export interface CliIO {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream;
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /**
+   * The file descriptor behind `stdout` in a real process (1): a command that prints one short
+   * answer may write it synchronously instead of building the stream. Tests leave it out.
+   */
+  readonly stdoutFd?: number;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
 }

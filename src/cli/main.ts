@@ -1,5 +1,6 @@
 import type { CliCommand, CliIO } from './io';
 import { EXIT_USAGE } from './io';
+import { writeOnce } from './directWrite';
 
 /** Subcommands load lazily so `planwise check-command` does not pay for the model client. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
@@ -45,7 +46,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return name ? 0 : EXIT_USAGE;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${PLANWISE_VERSION}\n`);
+    const rest = writeOnce(io, `${PLANWISE_VERSION}\n`);
+    if (rest !== '' && rest !== 'closed') io.stdout.write(rest);
     return 0;
   }
   const command = COMMANDS[name];

@@ -39,6 +39,11 @@ describe('the CLI loads only the bundle a command needs', function () {
       join(stage, 'record.cjs'),
       "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]/, '')))));\n",
     );
+    // Prints, at exit, which of process.stdin/stdout/stderr were touched (Node builds each on first touch).
+    writeFileSync(
+      join(stage, 'streams.cjs'),
+      "const touched = new Set(); for (const name of ['stdin', 'stdout', 'stderr']) { const d = Object.getOwnPropertyDescriptor(process, name); Object.defineProperty(process, name, { configurable: true, enumerable: d.enumerable, get() { touched.add(name); return d.get.call(process); } }); }\nprocess.on('exit', () => require('fs').writeSync(2, '\\nSTREAMS ' + JSON.stringify([...touched])));\n",
+    );
     cache = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-'));
   });
   after(() => {
@@ -73,6 +78,38 @@ describe('the CLI loads only the bundle a command needs', function () {
   it('check-command loads the gate bundle only', async () => {
     const r = await run(['check-command', '--', 'ls'], plain);
     assert.deepEqual([r.code, r.out, r.bundles], [0, 'allowed: read-only command\n', ['check-command.js']]);
+  });
+
+  it('--version and check-command print their one line without building a stdio stream', async () => {
+    const streams = (args: string[]) =>
+      new Promise<{ out: string; streams: string[] }>((res) =>
+        execFile(
+          process.execPath,
+          ['--require', join(stage, 'streams.cjs'), join(stage, 'dist/cli.js'), ...args],
+          { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...plain } },
+          (_e, out, err) => res({ out, streams: JSON.parse(/STREAMS (.*)$/.exec(err)?.[1] ?? 'null') as string[] }),
+        ),
+      );
+    assert.deepEqual(await streams(['--version']), { out: '0.1.0\n', streams: [] });
+    assert.deepEqual(await streams(['check-command', '--', 'ls']), {
+      out: 'allowed: read-only command\n',
+      streams: [],
+    });
+    const blocked = await streams(['check-command', '--json', '--', 'rm -rf x']);
+    assert.deepEqual([JSON.parse(blocked.out).allowed, blocked.streams], [false, []]);
+  });
+
+  it('check-command whose reader has gone (| true) ends quietly with exit 0', async () => {
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(stage, 'dist/cli.js'))} check-command -- ls | true; echo "status=\${PIPESTATUS[0]}"`;
+    const r = await new Promise<{ out: string; err: string }>((res) =>
+      execFile(
+        'bash',
+        ['-c', script],
+        { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...plain } },
+        (_e, out, err) => res({ out, err }),
+      ),
+    );
+    assert.deepEqual([r.out.trim(), r.err], ['status=0', '']);
   });
 
   it('plan and resume share the session bundle', async () => {

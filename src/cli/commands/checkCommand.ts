@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { nodeSafeModes } from '../../node/gnuSed';
+import { writeOnce } from '../directWrite';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise check-command [options] -- "<command>"
@@ -141,13 +142,28 @@ export const checkCommand: CliCommand = async (args, io) => {
     safeModes: nodeSafeModes,
     ...(home !== undefined ? { home } : {}),
   };
-  const closed = onOutputClosed(io);
-  try {
-    if (o.batch) return (await runBatch(io, ctx)) ? EXIT_USAGE : 0;
+  if (!o.batch) {
     const command = o.command.join(' ');
     const judgement = await judgeCommand(command, ctx);
-    write(io, o.json ? line(command, judgement) : `${judgement.verdict.reason}\n`);
-    return judgement.verdict.allowed ? 0 : 1;
+    const text = o.json ? line(command, judgement) : `${judgement.verdict.reason}\n`;
+    const code = judgement.verdict.allowed ? 0 : 1;
+    const rest = writeOnce(io, text);
+    if (rest === 'closed') return 0;
+    if (rest === '') return code;
+    const closed = onOutputClosed(io);
+    try {
+      write(io, rest);
+      return code;
+    } catch (err) {
+      if (err instanceof OutputClosed || closed.happened) return 0;
+      throw err;
+    } finally {
+      closed.dispose();
+    }
+  }
+  const closed = onOutputClosed(io);
+  try {
+    return (await runBatch(io, ctx)) ? EXIT_USAGE : 0;
   } catch (err) {
     if (err instanceof OutputClosed || closed.happened) return 0;
     throw err;

@@ -6,13 +6,21 @@ import type { ArgvState, Grammar, OptionSpec, ValueKind } from './types';
 
 export type Table = Record<string, OptionSpec>;
 
+// A plain loop: these tables are built when the gate's module loads, on every `check-command`
+// start, where split/filter/map/fromEntries was about 1.5 ms of a 27 ms process (CPU profile).
 function each(names: string, spec: OptionSpec): Table {
-  return Object.fromEntries(
-    names
-      .split(/\s+/)
-      .filter((n) => n !== '')
-      .map((n) => [n, spec]),
-  );
+  const table: Table = {};
+  let start = -1;
+  for (let i = 0; i <= names.length; i++) {
+    const c = i < names.length ? names.charCodeAt(i) : 32;
+    const space = c === 32 || c === 9 || c === 10 || c === 13;
+    if (!space && start < 0) start = i;
+    else if (space && start >= 0) {
+      table[names.slice(start, i)] = spec;
+      start = -1;
+    }
+  }
+  return table;
 }
 
 /** Each name as a flag. */
