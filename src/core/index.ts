@@ -61,6 +61,7 @@ export {
   type VerifierOptions,
 } from './verify/verifier';
 export { stepVerdict, isAwaitingCheck, type StepVerdict } from './verify/stepVerdict';
+export { VerifyJournal, journalFileOf, type VerifyJournalPort } from './verify/journal';
 
 // ---- the build bound to its plan: scope, checkpoints, Revert Build, the closing report --------
 export type * from './build/ports';
@@ -68,6 +69,7 @@ export { SCOPE_MODES, isScopeMode, type ScopeMode } from './build/scope';
 export { hashOf, type BuildManifest, type FileState } from './build/ledger';
 export { planRevert, afterRevert, parseManifest, type RevertItem, type RevertPlan } from './build/revert';
 export { StaleTextError, minimalEdit } from './build/textEdits';
+export { pastTense } from './build/guard';
 
 // ---- the read-only gate (`planwise check-command`) ---------------------------------------------
 export { judgeCommand, type GateContext, type Judgement } from './gate';

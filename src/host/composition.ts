@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, Verifier, type ScopeRequest } from '../core/index';
+import { EXEC_ENV, Verifier, VerifyJournal, type ScopeRequest } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';
@@ -134,6 +134,15 @@ export function composeHost(shared: SharedParts): Host {
     cwd: () => ws().reader.roots[0]!,
     now: Date.now,
     timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
+    // Results kept next to each plan (`<stem>.verify.json`), so a reload keeps what ran and was signed off.
+    journal: new VerifyJournal({
+      reader: { readFile: (f) => ws().reader.readFile(f), stat: (f) => ws().reader.stat(f) },
+      writer: {
+        writeFileAtomic: (f, text) => ws().writer.writeFileAtomic(f, text),
+        mkdirp: (d) => ws().writer.mkdirp(d),
+      },
+      onError: (file, message) => log.warn(`verify results ${file}: ${message}`),
+    }),
   });
   store.addCallback(() => verifier.cancelAll());
   const verify = new VerifyService({
@@ -326,6 +335,7 @@ export function composeHost(shared: SharedParts): Host {
       return trust.trusted;
     },
     resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
+    restoreResults: (file) => verifier.restore(file),
     gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),

@@ -3,6 +3,7 @@
  *
  *   .vtcode/plans/<stem>.md              the current plan (+ embedded tracker block)
  *   .vtcode/plans/<stem>.tasks.md        the tracker sidecar
+ *   .vtcode/plans/<stem>.verify.json     the kept verify results (src/core/verify/journal.ts)
  *   .vtcode/plans/<stem>.history/NNN.md  every accepted revision
  *   .vtcode/plans/<stem>.history/NNN.meta.json  who wrote revision NNN, when it was the person
  *                                        (`{"author":"person","recordedAt":"<ISO time>"}`); absent:

@@ -20,6 +20,7 @@ import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
+import { VerifyJournal } from '../verify/journal';
 import type { BuildGuard } from '../build/guard';
 import {
   BudgetState,
@@ -85,6 +86,11 @@ export class SessionCore {
         ...(deps.runner ? { runner: deps.runner } : {}),
         cwd: () => root,
         now: () => deps.clock.now(),
+        journal: new VerifyJournal({
+          reader: deps.reader,
+          writer: deps.writer,
+          onError: (file, message) => deps.log?.(`verify results ${file}: ${message}`),
+        }),
         ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });

@@ -153,6 +153,8 @@ export async function openTracker(
 ): Promise<{ tracker: Tracker; effects: SessionEffect[] }> {
   const fresh = trackerFromPlan(validatePlan(markdown).summary);
   const loaded = await core.store.load(stem);
+  // The plan's kept verify results (a reload, a resumed session) before the tracker is announced.
+  await core.verifier.restore(loaded.file);
   const tracker = loaded.tracker ?? fresh;
   if (!loaded.tracker) await core.store.saveTracker(stem, tracker);
   const handle = createTrackerHandle({

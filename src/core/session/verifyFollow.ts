@@ -7,11 +7,28 @@
  */
 import { itemAtPath } from '../plan/tracker';
 import type { VerifyRecord } from '../verify/verifier';
+import type { TrackerHandle } from '../tools/session/context';
 import type { SessionCore } from './core';
+import { openTracker } from './planningTurn';
 import { emitTracker, itemVerdict } from './trackerView';
 
+/**
+ * The session's live tracker; a resumed session (a reload) has none until its build runs again,
+ * so the persisted one is opened for the plan it holds.
+ */
+async function liveTracker(core: SessionCore): Promise<TrackerHandle | undefined> {
+  if (core.tracker || core.planStem === undefined) return core.tracker;
+  const loaded = await core.store.load(core.planStem);
+  if (!loaded.tracker || !loaded.valid) return undefined;
+  const opened = await openTracker(core, loaded.stem, loaded.markdown);
+  if (!core.tracker) core.apply(...opened.effects);
+  return core.tracker;
+}
+
 async function settle(core: SessionCore, r: VerifyRecord): Promise<void> {
-  const tracker = core.tracker;
+  // The verdict reads the plan's other results: the kept ones (a reload) come back first.
+  await core.verifier.restore(r.planFile);
+  const tracker = await liveTracker(core);
   const t = tracker?.get();
   const item = t ? itemAtPath(t.items, r.step) : undefined;
   if (!tracker || !t || !item) return;

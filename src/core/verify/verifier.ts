@@ -10,6 +10,7 @@
 import type { CommandRunner } from '../ports';
 import type { VerifyEntry } from '../plan/types';
 import { EXEC_ENV } from '../tools/shellRun';
+import type { VerifyJournalPort } from './journal';
 
 /** The one verify timeout of every runner (the build gate, lenses, the panel, the CLI). */
 export const DEFAULT_VERIFY_TIMEOUT_MS = 5 * 60_000;
@@ -50,6 +51,8 @@ export interface VerifierOptions {
   readonly now: () => number;
   /** Per run; a function is read at each run, so a changed setting applies to the next one. */
   readonly timeoutMs?: number | (() => number);
+  /** Where finished results are kept across reloads (`<stem>.verify.json`); absent: memory only. */
+  readonly journal?: VerifyJournalPort;
 }
 
 type Listener = (record: VerifyRecord) => void;
@@ -60,6 +63,7 @@ export class Verifier {
   private readonly records = new Map<string, VerifyRecord>();
   private readonly running = new Map<string, { abort: AbortController; done: Promise<VerifyRecord> }>();
   private readonly listeners = new Set<Listener>();
+  private readonly restored = new Map<string, Promise<number>>();
 
   constructor(private readonly options: VerifierOptions) {}
 
@@ -71,6 +75,34 @@ export class Verifier {
   /** The latest result of one entry of one step, if it ever ran or was signed off. */
   latest(planFile: string, step: string, entry: string): VerifyRecord | undefined {
     return this.records.get(keyOf(planFile, step, entry));
+  }
+
+  /**
+   * Brings back a plan's results from its journal, once per plan file (later calls share the
+   * first load). A result recorded since is newer and is kept. Listeners are not told: restored
+   * results settle nothing; the caller refreshes its views. Resolves to the number restored.
+   */
+  restore(planFile: string): Promise<number> {
+    const journal = this.options.journal;
+    if (!journal || planFile === '') return Promise.resolve(0);
+    let loading = this.restored.get(planFile);
+    if (!loading) {
+      loading = journal.load(planFile).then(
+        (records) => {
+          let n = 0;
+          for (const r of records) {
+            const key = keyOf(planFile, r.step, r.entry);
+            if (this.records.has(key)) continue;
+            this.records.set(key, r);
+            n++;
+          }
+          return n;
+        },
+        () => 0,
+      );
+      this.restored.set(planFile, loading);
+    }
+    return loading;
   }
 
   /** True while any result is kept (relative times need refreshing). */
@@ -153,6 +185,21 @@ export class Verifier {
   /** Forgets a plan's results (its file now holds another plan). */
   forget(planFile: string): void {
     for (const k of [...this.records.keys()]) if (k.startsWith(`${planFile}\u0000`)) this.records.delete(k);
+    // Its journal is obsolete too: never loaded from now on, and emptied.
+    this.restored.set(planFile, Promise.resolve(0));
+    void this.options.journal?.save(planFile, []);
+  }
+
+  /** Writes the plan's journal; its earlier results are loaded first, so none is written over. */
+  private keep(planFile: string): void {
+    const journal = this.options.journal;
+    if (!journal || planFile === '') return;
+    void this.restore(planFile).then(() => journal.save(planFile, this.finishedOf(planFile)));
+  }
+
+  /** The finished results of one plan, for its journal. */
+  private finishedOf(planFile: string): VerifyRecord[] {
+    return [...this.records.values()].filter((r) => r.planFile === planFile && r.status !== 'running');
   }
 
   private async execute(
@@ -191,6 +238,7 @@ export class Verifier {
 
   private record(r: VerifyRecord): VerifyRecord {
     this.records.set(keyOf(r.planFile, r.step, r.entry), r);
+    if (r.status !== 'running') this.keep(r.planFile);
     for (const l of [...this.listeners]) {
       try {
         l(r);

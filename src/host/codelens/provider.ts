@@ -9,6 +9,8 @@ import { planLenses, type LensAction, type LensInput } from './lenses';
 export interface LensSource {
   readonly trusted: boolean;
   resultOf(planFile: string): LensInput['resultOf'];
+  /** Brings back the plan's kept verify results (after a reload) before its lenses are shown. */
+  restoreResults?(planFile: string): Promise<unknown>;
   gateOpenFor(planFile: string): boolean;
   revisions(planFile: string): Promise<number>;
   isPlanFile(path: string): boolean;
@@ -42,6 +44,7 @@ function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'comm
 export async function provideLenses(source: LensSource, doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
   const file = doc.uri.fsPath;
   if (doc.uri.scheme !== 'file' || !source.isPlanFile(file)) return [];
+  await source.restoreResults?.(file);
   const specs = planLenses({
     markdown: doc.getText(),
     trusted: source.trusted,
