@@ -141,8 +141,10 @@ describe('the closing audit of a build (a real session, scripted model)', () => 
     h = await startHarness(
       [
         sse.textTurn(planResponse(PLAN)),
-        sse.toolTurn([{ name: 'write_file', args: { path: 'src/other.ts', content: 'x\n' } }]),
-        sse.textTurn('Stopped: the plan needs src/other.ts.'),
+        sse.toolTurn([
+          { name: 'write_file', args: { path: 'src/other.ts', content: 'x\n' } },
+          { name: 'write_file', args: { path: 'src/greet.ts', content: 'y\n' } },
+        ]),
         sse.textTurn('What should change in the plan?'),
       ],
       {
@@ -159,7 +161,14 @@ describe('the closing audit of a build (a real session, scripted model)', () => 
     assert.equal(event?.outcome, 'stopped');
     assert.match(event?.report.reason ?? '', /stopped the build to replan/);
     assert.equal(h.session.state, 'planning');
-    const last = h.server.requests[3]!.body.messages.at(-1) as { content: string };
+    // The turn ends at the person's choice: the rest of the batch is not run, and the model is not
+    // asked for a closing reply; the next request is the planning turn's.
+    assert.equal(existsSync(h.ws.path('src/greet.ts')), false);
+    assert.equal(h.server.requests.length, 3);
+    const planning = h.server.requests[2]!.body.messages;
+    const results = planning.filter((m) => m['role'] === 'tool') as { content: string }[];
+    assert.match(results.at(-1)!.content, /^Not run: the person chose to stop and replan/);
+    const last = planning.at(-1) as { content: string };
     assert.match(last.content, /Return to planning: the build wanted to create src\/other\.ts/);
   });
 });
