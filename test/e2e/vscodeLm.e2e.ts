@@ -1,0 +1,235 @@
+// `planwise.provider: vscode-lm` in a real VS Code whose Language Model API is final (code-server
+// 4.106.3 = VS Code 1.106.3, the harness's `lm` install): a test extension (fixtures/scripted-lm)
+// registers a chat model provider with `vscode.lm.registerLanguageModelChatProvider`, and Planwise,
+// with no API key, plans and builds through `vscode.lm`: Select Model lists the model next to the
+// endpoint's, Start Planning, a tool call, the interview, the plan at the gate, the build.
+//
+// The provider answers with the scripted model server's turns (each LM request becomes one chat
+// request there, marked `x-planwise-e2e-via: vscode-lm`), so the scenario scripts and reads the model
+// as the other scenarios do; Planwise's own endpoint (the same server) is only ever asked for its
+// model list, so every chat request seen came through VS Code's Language Model API.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { sse } from '../support/scriptedServer';
+import {
+  CODE_SERVER_VERSIONS,
+  buildPlanwiseVsix,
+  fixturesDir,
+  listExtensions,
+  openWorkbench,
+  packFixtureExtension,
+  startCodeServer,
+  type BuiltVsix,
+  type CodeServer,
+  type Workbench,
+} from './harness';
+import {
+  GREET_AFTER,
+  GREET_BEFORE,
+  INTERVIEW,
+  greetingPlan,
+  makeWorkspace,
+  planTurn,
+  type Workspace,
+} from './support/fixtures';
+import { ModelScript, messageText, toolResults } from './support/modelScript';
+import {
+  Panel,
+  pickQuickItem,
+  planwiseSettings,
+  startPlanning,
+  waitForEditorText,
+  openFile,
+  widenSidebar,
+} from './support/ui';
+import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { SELECTORS } from './harness';
+
+const LM_MODEL = 'Scripted LM';
+
+describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model API (code-server 4.106, no key)', function () {
+  let ws: Workspace;
+  let model: ModelScript;
+  let fixture: BuiltVsix | undefined;
+  let server: CodeServer | undefined;
+  let wb: Workbench | undefined;
+  let panel: Panel;
+
+  const countLog = () => path.join(ws.root, '..', `${path.basename(ws.root)}-lm-counts.jsonl`);
+  const counts = (): number[] =>
+    existsSync(countLog())
+      ? readFileSync(countLog(), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { countTokens: number }).countTokens)
+      : [];
+  const settingsFile = () => path.join(server!.userDataDir, 'User', 'settings.json');
+  const userSettings = () => JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
+
+  before(async function () {
+    const vsix = buildPlanwiseVsix();
+    fixture = packFixtureExtension(path.join(fixturesDir, 'scripted-lm'));
+    ws = makeWorkspace();
+    model = await ModelScript.start();
+    server = await startCodeServer({
+      install: 'lm',
+      workspace: ws.root,
+      vsix: [vsix.file, fixture.file],
+      // Planwise starts on its default provider, pointed at the scripted server (which lists
+      // 'scripted-model'); no key is ever set.
+      settings: planwiseSettings(model.baseURL, {
+        // VS Code 1.106 opens its Chat view in the secondary side bar on first start.
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      }),
+      env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: countLog() },
+    });
+    const installed = listExtensions(server);
+    assert.ok(installed.includes('planwise-test.scripted-lm@0.0.1'), `installed: ${installed.join(', ')}`);
+    assert.ok(
+      installed.some((e) => e.startsWith('planwise.planwise@')),
+      `installed: ${installed.join(', ')}`,
+    );
+    wb = await openWorkbench(server);
+    panel = new Panel(wb);
+    await panel.open();
+    await widenSidebar(wb, 470);
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
+  });
+
+  after(async function () {
+    if (server) saveLogs('vscode-lm', server.userDataDir);
+    await wb?.close();
+    await server?.stop();
+    await model?.close();
+    if (ws) rmSync(countLog(), { force: true });
+    ws?.cleanup();
+    if (fixture) rmSync(path.dirname(fixture.file), { recursive: true, force: true });
+  });
+
+  it(`runs in VS Code ${CODE_SERVER_VERSIONS.lm.replace(/^4\./, '1.')}: Select Model lists the provider's model next to the endpoint's; picking it switches to vscode-lm`, async function () {
+    assert.ok(wb && server);
+    await wb.runCommand('Planwise: Select Model');
+    const rows = wb.page.locator(SELECTORS.quickInputRow);
+    await rows.filter({ hasText: LM_MODEL }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await rows.filter({ hasText: 'scripted-model' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const lmRow = await rows.filter({ hasText: LM_MODEL }).first().innerText();
+    assert.match(lmRow, /planwise-scripted/, `the row names the vendor: ${lmRow}`);
+    assert.match(lmRow, /16000 input tokens/, `the row shows the context window: ${lmRow}`);
+    await wb.screenshot('e2e-lm-01-select-model');
+    await pickQuickItem(wb, new RegExp(LM_MODEL));
+    await pickQuickItem(wb, /^Planning and building/);
+    // The provider switch and the model are two settings writes: wait for the second.
+    const deadline = Date.now() + 15_000;
+    while (userSettings()['planwise.planningModel'] !== 'scripted-lm' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const s = userSettings();
+    assert.equal(s['planwise.provider'], 'vscode-lm');
+    assert.equal(s['planwise.planningModel'], 'scripted-lm');
+    // Listing went to the endpoint's /models; no chat request was sent.
+    assert.equal(model.requests.length, 0);
+  });
+
+  it('plans with no key: a tool call, the interview, the plan at the gate, all through vscode.lm', async function () {
+    assert.ok(wb && server);
+    model.push(
+      sse.toolTurn([{ name: 'read_file', args: { path: 'greet.js' } }], { text: 'Reading the helper first.' }),
+      sse.toolTurn([{ name: 'request_user_input', args: INTERVIEW }]),
+      planTurn(greetingPlan()),
+    );
+    await startPlanning(wb, 'Make the greeting friendlier');
+    await panel.waitFor('.pw-assistant', { text: 'Reading the helper first.' });
+    await panel.waitFor('.pw-tool-call', { text: 'read_file' });
+
+    // The interview, with the keyboard: the recommended answers (Hello, Yes), then Submit.
+    await panel.waitFor('.pw-interview', { text: 'Which greeting should callers get?' });
+    const frame = await panel.frame();
+    await frame.locator('.pw-interview [role=radio][tabindex="0"]').focus();
+    await wb.page.keyboard.press('Enter');
+    await frame.locator('.pw-interview [role=radio]:focus', { hasText: 'Yes' }).waitFor({ timeout: 10_000 });
+    await wb.page.keyboard.press('Enter');
+    await frame.locator('.pw-interview vscode-button:focus', { hasText: 'Submit' }).waitFor({ timeout: 10_000 });
+    await wb.page.keyboard.press('Enter');
+
+    const gate = await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
+    assert.match(await gate.innerText(), /Plan validated/);
+    await panel.waitFor('.pw-plan-card', { text: 'Greet with Hello' });
+    await wb.screenshot('e2e-lm-02-gate');
+    assert.equal(await (await panel.locator('.pw-setup')).count(), 0, 'the setup card asked for a provider');
+    assert.match(await (await panel.locator('.pw-provider')).innerText(), /VS Code models · scripted-lm/);
+
+    // Three requests, each through VS Code's Language Model API and none with a key.
+    assert.equal(model.requests.length, 3);
+    for (const r of model.requests) {
+      assert.equal(r.headers['x-planwise-e2e-via'], 'vscode-lm', `request ${r.n} did not come through vscode.lm`);
+      assert.equal(r.headers.authorization, undefined);
+      assert.equal(r.body.model, 'scripted-lm');
+    }
+    const [first, second, third] = model.requests;
+    // The tools went over as LanguageModelChatTools; the system prompt as the first User message.
+    const tools = (first!.body.tools ?? []).map((t) => t.function.name);
+    for (const t of ['read_file', 'request_user_input']) assert.ok(tools.includes(t), `tools: ${tools.join(', ')}`);
+    assert.ok(!tools.includes('edit_file'), 'planning offered a build tool');
+    assert.equal(first!.body.messages[0]!['role'], 'user');
+    assert.match(messageText(first!.body.messages.at(-1)), /Make the greeting friendlier/);
+    // The tool call came back as a LanguageModelToolCallPart, its result as a LanguageModelToolResultPart.
+    const call = second!.body.messages.find((m) => m['role'] === 'assistant' && m['tool_calls']) as
+      { tool_calls: { id: string; function: { name: string; arguments: string } }[] } | undefined;
+    assert.equal(call?.tool_calls[0]?.function.name, 'read_file');
+    assert.deepEqual(JSON.parse(call!.tool_calls[0]!.function.arguments), { path: 'greet.js' });
+    assert.ok(toolResults(second).join('\n').includes(GREET_BEFORE.trim()), toolResults(second).join('\n'));
+    const answers = toolResults(third).join('\n');
+    assert.match(answers, /Hello/);
+    assert.match(answers, /Yes/);
+
+    // The context figure is the model's own count (provideTokenCount) against its maxInputTokens
+    // (16 000): a prompt of some 2-3k tokens shows well above the 2% it is of Planwise's default window.
+    assert.ok(counts().length > 0, 'Planwise never asked the model to count tokens');
+    const status = await wb.statusBarText();
+    const ctx = /Planwise: 2\/\d+ calls · ctx (\d+)%/.exec(status);
+    assert.ok(ctx, `status bar: ${status}`);
+    assert.ok(Number(ctx[1]) >= 6, `ctx ${ctx[1]}% is not read against the model's 16 000-token window`);
+
+    const plansDir = ws.file(path.join('.vtcode', 'plans'));
+    const plans = readdirSync(plansDir).filter((f) => f.endsWith('.md') && !f.endsWith('.tasks.md'));
+    assert.equal(plans.length, 1, `plans: ${plans.join(', ')}`);
+    assert.match(readFileSync(path.join(plansDir, plans[0]!), 'utf8'), /^# Greet with Hello/m);
+    model.assertDrained();
+  });
+
+  it('builds the approved plan through vscode.lm: the edit, the verify, the tracker at 100%', async function () {
+    assert.ok(wb);
+    await openFile(wb, 'greet.js');
+    await waitForEditorText(wb, "'Hi '");
+    model.push(
+      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'in_progress' } }]),
+      sse.toolTurn([
+        { name: 'edit_file', args: { path: 'greet.js', old_text: "'Hi ' + name", new_text: "'Hello, ' + name + '!'" } },
+      ]),
+      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+      sse.textTurn('Done: greet.js now says "Hello, <name>!" and the check passes.'),
+    );
+    const mark = model.mark();
+    await (await panel.frame()).getByRole('button', { name: /Yes, implement this plan/ }).click();
+    await waitForEditorText(wb, "'Hello, ' + name + '!'");
+    await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
+    await panel.waitFor('.pw-assistant', { text: 'the check passes' });
+    await wb.screenshot('e2e-lm-03-built');
+    assert.equal(readFileSync(ws.file('greet.js'), 'utf8'), GREET_AFTER);
+
+    const build = model.since(mark);
+    assert.equal(build.length, 4);
+    for (const r of build) assert.equal(r.headers['x-planwise-e2e-via'], 'vscode-lm');
+    assert.ok(
+      build[0]!.body.tools?.some((t) => t.function.name === 'edit_file'),
+      'the build had no edit tool',
+    );
+    // The verify ran (node check.js passed) before the step could complete.
+    assert.match(toolResults(build[3]).join('\n'), /\(1\/1 completed, 100%\)/);
+    model.assertDrained();
+  });
+});
