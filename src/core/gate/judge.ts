@@ -48,13 +48,18 @@ interface Cwd {
   readonly physical: string;
 }
 
+/** One simple command as judged: its parse, and where a safe mode's option goes in the source. */
+interface JudgedSegment {
+  readonly parsed: ParsedSegment;
+  /** Where the program word ends in the source (a safe mode's option is inserted there). */
+  readonly programEnd: number;
+  readonly safeMode?: 'sedSandbox';
+}
+
 class Judge {
   readonly work: GateWork = { lookups: 0, cwds: 0, globSteps: 0 };
   readonly resolver: PathResolver;
   private readonly budget = { remaining: GLOB_LIMIT };
-  /** Where the last judged segment's program word ends in the source, and its safe mode. */
-  lastProgramEnd = 0;
-  lastSafeMode: 'sedSandbox' | undefined;
   private readonly globFs;
 
   constructor(
@@ -208,13 +213,15 @@ class Judge {
     return out;
   }
 
-  /** Steps 4–8 for one simple command run from `cwd`. */
-  async segment(segment: Segment, cwd: Cwd): Promise<ParsedSegment | Verdict> {
+  /**
+   * Steps 4–8 for one simple command run from `cwd`: its parse, with where its program word ends
+   * in the source and the safe mode its grammar asks for there (GNU sed's `--sandbox`).
+   */
+  async segment(segment: Segment, cwd: Cwd): Promise<JudgedSegment | Verdict> {
     const words = segment.words;
     const start = checkPrefixes(words);
     if (typeof start !== 'number') return start;
     const programWord = words[start] as Word;
-    this.lastProgramEnd = programWord.end;
     // Only a program named by path, a glob or a path word needs the disk: the rest stays synchronous.
     const named = programOf(programWord, this.resolver);
     const program = typeof named === 'object' && 'then' in named ? await named : named;
@@ -234,7 +241,6 @@ class Judge {
       return blocked('trust', `'${label}' runs project code; not allowed in an untrusted workspace`);
     }
     if (!parse.ok) return blocked(parse.rule, parse.reason);
-    this.lastSafeMode = parse.safeMode?.key;
     const parsed: ParsedWord[] = [];
     for (const w of words.slice(0, start)) parsed.push({ value: w.value, kind: 'assignment' });
     parsed.push({ value: program, kind: 'program' });
@@ -255,13 +261,17 @@ class Judge {
       parsed.push(pw);
     }
     return {
-      program,
-      ...(parse.subcommand ? { subcommand: parse.subcommand } : {}),
-      words: parsed,
-      args: argv,
-      cwd: dir,
-      joinedBy: segment.joinedBy,
-      projectCode: parse.projectCode,
+      parsed: {
+        program,
+        ...(parse.subcommand ? { subcommand: parse.subcommand } : {}),
+        words: parsed,
+        args: argv,
+        cwd: dir,
+        joinedBy: segment.joinedBy,
+        projectCode: parse.projectCode,
+      },
+      programEnd: programWord.end,
+      ...(parse.safeMode ? { safeMode: parse.safeMode.key } : {}),
     };
   }
 
@@ -365,9 +375,8 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
       judge.work.cwds++;
       const r = await judge.segment(seg, cwd);
       if ('allowed' in r) return done(r);
-      parsed.push(r);
-      const mode = judge.lastSafeMode;
-      if (mode && ctx.safeModes?.[mode]) inserts.push({ at: judge.lastProgramEnd, text: safeInsert[mode] });
+      parsed.push(r.parsed);
+      if (r.safeMode && ctx.safeModes?.[r.safeMode]) inserts.push({ at: r.programEnd, text: safeInsert[r.safeMode] });
     }
     if (movedUncertainly && li + 1 < lists.length) {
       return done(
