@@ -31,6 +31,20 @@ export default tseslint.config(
     },
   },
   {
+    // What ships is bundled: a named import of zod keeps its whole namespace in the bundle.
+    files: ['src/**/*.ts', 'webview/**/*.ts', 'webview/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[importKind!='type']",
+          message:
+            "Use import * as z from 'zod': a named import keeps zod's whole namespace, locales included (dist/host.js 509 KB -> 890 KB).",
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

@@ -7,7 +7,7 @@
  * and left as it is until the next result replaces it.
  */
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspaceReader, WorkspaceWriter } from '../ports';
 import type { VerifyRecord } from './verifier';
 
