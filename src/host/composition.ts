@@ -86,6 +86,7 @@ export function composeHost(shared: SharedParts): Host {
   // ---- panel state, prompts -----------------------------------------------------------------
   const flags = (): Flags => ({
     hasApiKey: keys.known.length > 0,
+    keyChecked: keys.checked,
     keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
     trusted: trust.trusted,
     provider: providerLabel(config.settings),

@@ -38,6 +38,11 @@ export class ApiKeyStore {
     return (await this.get()) !== undefined;
   }
 
+  /** Secret storage has answered (or a key was set or cleared here): `known` is the truth. */
+  get checked(): boolean {
+    return this.loaded;
+  }
+
   /** The key if it was read already (for redaction, which must not wait). */
   get known(): readonly string[] {
     return this.cached === undefined ? [] : [this.cached];

@@ -312,6 +312,8 @@ export const LifecycleSchema = z.object({
 export const FlagsSchema = z.object({
   /** Only whether a key is stored; the key itself never reaches the webview. */
   hasApiKey: z.boolean(),
+  /** False until secret storage answered: `hasApiKey` is not known yet, so no "set your key" banner. */
+  keyChecked: z.boolean().optional(),
   /** The configured endpoint needs a key (a local server such as Ollama does not). Default true. */
   keyRequired: z.boolean().optional(),
   /** Workspace trust: when false, shell and verify runs are off. */

@@ -58,6 +58,24 @@ describe('the API key', () => {
     assert.deepEqual(seen, [true, false]);
   });
 
+  it('says it is not checked until secret storage answers, so the panel waits before any key banner', async () => {
+    const { storage } = memorySecrets();
+    let answer!: () => void;
+    const slow: SecretStorageLike = {
+      ...storage,
+      get: (k) => new Promise((ok) => (answer = () => ok(storage.get(k)))),
+    };
+    await storage.store(API_KEY_SECRET, KEY);
+    const keys = new ApiKeyStore(slow);
+    const asked = keys.hasKey();
+    assert.equal(keys.checked, false);
+    assert.deepEqual(keys.known, []);
+    answer();
+    assert.equal(await asked, true);
+    assert.equal(keys.checked, true);
+    assert.deepEqual(keys.known, [KEY]);
+  });
+
   it('notices a key changed by another window', async () => {
     const { storage } = memorySecrets();
     const a = new ApiKeyStore(storage);

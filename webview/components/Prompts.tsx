@@ -126,7 +126,7 @@ function FlagNoticesView({ flags }: { flags: Flags }) {
   const { post } = usePanel();
   return (
     <>
-      {!flags.hasApiKey && flags.keyRequired !== false ? (
+      {!flags.hasApiKey && flags.keyRequired !== false && flags.keyChecked !== false ? (
         <div class="pw-banner pw-banner-warning" role="status">
           <Icon name="key" />
           <span class="pw-banner-text">No API key is set, so Planwise cannot reach the model.</span>

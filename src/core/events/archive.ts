@@ -173,6 +173,18 @@ export class SessionArchive {
     return { ok: true, lastSeq: loaded.lastSeq };
   }
 
+  /**
+   * The session can be resumed: its archive can be read and holds a checkpoint (what
+   * `resumeSession` rebuilds from). Lists of sessions to resume show only these.
+   */
+  static async resumable(store: ArchiveStore, sessionId: string): Promise<boolean> {
+    try {
+      return (await SessionArchive.load(store, sessionId))?.lastCheckpoint !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
   /** Reads a session back. Undefined when the store has no archive of that id. */
   static async load(store: ArchiveStore, sessionId: string): Promise<LoadedSession | undefined> {
     const lines = await store.read(sessionId);

@@ -96,8 +96,16 @@ export interface Session {
   submit(text: string): Promise<SessionStop | undefined>;
   /** A decision from a button or command while the gate is open. */
   decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined>;
-  /** After a resume: re-presents a pending approval (or question) to the person. */
+  /**
+   * After a resume: re-presents a pending approval (or question) to the person, or runs again the
+   * planning turn a reload interrupted (`interrupted`).
+   */
   reopen(): Promise<SessionStop | undefined>;
+  /**
+   * Restored from a checkpoint taken after the person's message and before its turn completed (a
+   * window reload mid-turn): that message. Undefined otherwise, and once `reopen()` ran it.
+   */
+  readonly interrupted?: string | undefined;
   /**
    * The engine's verify runner: hosts run entries (`run`), cancel them and sign checks off
    * (`signOff`) here. The session follows every result of its plan: it emits `verify.recorded`

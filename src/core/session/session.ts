@@ -35,6 +35,12 @@ export interface SessionCheckpoint {
   readonly interviewDenied: boolean;
   readonly lastPromptTokens: number;
   readonly task?: string;
+  /**
+   * The person's message whose planning turn had started but not completed when this checkpoint
+   * was written (it is the thread's last message). A session restored from such a checkpoint was
+   * interrupted (a window reload, a crash): `reopen()` runs that turn again.
+   */
+  readonly inFlight?: { readonly input: string };
 }
 
 interface Deferred<T> {
@@ -55,7 +61,11 @@ class PlanwiseSession implements Session {
   private busy = false;
   private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
   private task: string | undefined;
+  /** Restored mid-turn: the message whose turn `reopen()` runs again. */
+  private interruptedInput: string | undefined;
   private autoDecided = false;
+  /** Disposed (the window is closing): a run cut off now leaves its last checkpoint as it was. */
+  private disposed = false;
   private readonly unfollow: () => void;
   private readonly unfollowReview: () => void;
 
@@ -82,7 +92,13 @@ class PlanwiseSession implements Session {
       this.core.interviewState.denied = c.interviewDenied;
       this.core.budget.restore(c.lastPromptTokens);
       this.task = c.task;
+      const s = this.core.machine.state;
+      if (c.inFlight && (s === 'planning' || s === 'revising')) this.interruptedInput = c.inFlight.input;
     }
+  }
+
+  get interrupted(): string | undefined {
+    return this.interruptedInput;
   }
 
   get state() {
@@ -168,6 +184,12 @@ class PlanwiseSession implements Session {
   }
 
   async reopen(): Promise<SessionStop | undefined> {
+    const interrupted = this.interruptedInput;
+    if (interrupted !== undefined && !this.busy) {
+      this.interruptedInput = undefined;
+      // The thread already ends with the message: its turn runs again from there.
+      return this.run(() => this.planningTurn(interrupted));
+    }
     if (this.core.machine.state !== 'awaiting_approval' || this.core.planFile === undefined) return undefined;
     return this.run(() => this.gate());
   }
@@ -177,6 +199,7 @@ class PlanwiseSession implements Session {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.unfollow();
     this.unfollowReview();
   }
@@ -194,6 +217,9 @@ class PlanwiseSession implements Session {
       stop = await flow();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      // The window is closing mid-turn: the checkpoint taken before the turn stays the last one,
+      // so the next window brings the session back as interrupted rather than failed.
+      if (this.disposed) return { kind: 'cancelled' };
       this.bus.emit({ type: 'error', message, recoverable: true });
       // The turn is over: back to idle, or to the gate the revision came from (never "planning").
       // A non-interactive run keeps planning active, so `planwise resume <id> "…"` continues it.
@@ -202,6 +228,7 @@ class PlanwiseSession implements Session {
     } finally {
       this.busy = false;
     }
+    if (this.disposed) return stop;
     await this.checkpoint();
     const backAtGate = this.core.machine.state === 'awaiting_approval' && this.core.planFile !== undefined;
     if (stop.kind === 'error' && backAtGate && this.config.interactive !== false) {
@@ -223,7 +250,8 @@ class PlanwiseSession implements Session {
     return { kind: 'blocked', reason, ...(resume ? { resumeId: this.id } : {}) };
   }
 
-  async checkpoint(): Promise<void> {
+  /** `inFlight`: the person's message whose turn starts now (a checkpoint taken before it runs). */
+  async checkpoint(inFlight?: { input: string }): Promise<void> {
     if (!this.archive) return;
     const c: SessionCheckpoint = {
       machine: this.core.machine.snapshot(),
@@ -233,6 +261,7 @@ class PlanwiseSession implements Session {
       interviewDenied: this.core.interviewState.denied,
       lastPromptTokens: this.core.budget.lastPromptTokens,
       ...(this.task !== undefined ? { task: this.task } : {}),
+      ...(inFlight ? { inFlight } : {}),
     };
     await this.archive.checkpoint(c);
     await this.archive.flush();
@@ -241,6 +270,13 @@ class PlanwiseSession implements Session {
   /** Planning turns until a plan reaches the gate, the model waits for the person, or it is blocked. */
   private async planningCycle(input: string): Promise<SessionStop> {
     this.core.apply({ type: 'user_said', text: input });
+    // Checkpointed before anything is sent, so a reload mid-turn can bring the session back and run the turn again.
+    await this.checkpoint({ input });
+    return this.planningTurn(input);
+  }
+
+  /** One planning turn on the thread as it is (its last message is `input`). */
+  private async planningTurn(input: string): Promise<SessionStop> {
     const outcome = await runPlanningTurn(this.core, input);
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };

@@ -1,8 +1,10 @@
 /** Resume Session: pick an archived session (newest first) and restore it. */
 import * as vscode from 'vscode';
 import { describeError } from '../log';
+import { resumableIds } from '../session/resumable';
 import type { HostServices } from './services';
 
+/** At most this many sessions are listed, newest first. */
 const LISTED = 30;
 
 interface SessionPick extends vscode.QuickPickItem {
@@ -35,9 +37,9 @@ export async function resumeSession(s: HostServices, arg?: unknown): Promise<voi
       );
       return;
     }
-    const ids = (await s.archive.list()).reverse().slice(0, LISTED);
+    const ids = await resumableIds(s.archive, LISTED);
     if (ids.length === 0) {
-      void vscode.window.showInformationMessage('Planwise: there are no saved sessions in this workspace yet.');
+      void vscode.window.showInformationMessage('Planwise: there are no sessions to resume in this workspace.');
       return;
     }
     const picked = await vscode.window.showQuickPick(Promise.all(ids.map((x) => describe(s, x))), {

@@ -83,10 +83,15 @@ export class EventTranslator {
    * user message, that item is folded into this one instead of appearing twice.
    */
   echoUser(id: string, text: string): DeltaOp[] {
+    this.expectUser(id, text);
+    return [{ op: 'item.add', item: { id, kind: 'user', text } }];
+  }
+
+  /** The panel's row `id` already shows `text`: the engine's next user message with that text folds into it. */
+  expectUser(id: string, text: string): void {
     this.known.set(id, 'user');
     this.echoes.push({ id, text: text.trim() });
     if (this.echoes.length > 20) this.echoes.shift();
-    return [{ op: 'item.add', item: { id, kind: 'user', text } }];
   }
 
   translate(event: ThreadEvent): DeltaOp[] {

@@ -123,6 +123,12 @@ export class SessionController {
       this.notice('warning', 'Stop the current run before resuming another session.');
       return;
     }
+    // "Interrupted — Resume" on the session already shown: its turn runs again.
+    const current = this.session;
+    if (current?.id === sessionId && current.interrupted !== undefined) {
+      this.continueInterrupted(current, current.interrupted);
+      return;
+    }
     const { session, events } = await this.deps.engine.resume(sessionId);
     this.adopt(session, session.mode);
     for (const event of events) this.deps.hub.update(this.deps.translator.translate(event));
@@ -137,7 +143,28 @@ export class SessionController {
     this.deps.log.info(`resumed session ${sessionId} in state ${session.state}`);
     // A pending approval (or question) is presented again; deciding it continues the run.
     if (session.state === 'awaiting_approval') void this.track(session.reopen());
+    // A turn cut off by a reload waits for the person's word: "Interrupted — Resume".
+    if (session.interrupted !== undefined) {
+      this.lastInput = { text: session.interrupted, started: false };
+      this.setStandingNotice('interrupted', {
+        id: `interrupted-${++this.counter}`,
+        kind: 'warning',
+        text: 'Interrupted — the window closed before Planwise finished this turn. Resume runs it again.',
+        resumeAvailable: true,
+        sessionId: session.id,
+      });
+    }
     this.changed();
+  }
+
+  /** Runs again the turn a reload interrupted; its message, already on the panel, is not repeated. */
+  private continueInterrupted(session: Session, input: string): void {
+    this.setStandingNotice('interrupted', undefined);
+    const row = [...this.deps.hub.state.transcript]
+      .reverse()
+      .find((i) => i.kind === 'user' && i.text.trim() === input.trim());
+    if (row) this.deps.translator.expectUser(row.id, input);
+    void this.track(session.reopen());
   }
 
   /** Composer text: a task when there is no session or the last one ended, else input to the session. */
@@ -220,6 +247,7 @@ export class SessionController {
     const lifecycle = { state: session.state, mode, busy: false };
     this.deps.translator.reset(lifecycle);
     this.standing.delete('blocked');
+    this.standing.delete('interrupted');
     this.deps.hub.reset({
       ...emptyViewState(),
       lifecycle,
