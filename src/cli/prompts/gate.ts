@@ -67,6 +67,6 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   if (!card.validation.valid) {
     for (const p of card.validation.problems) printer.line(style.red(`  ! ${p}`));
   }
-  printer.line(style.dim(`  plan: ${shownPath} · context ${card.contextPercent}% used`));
+  printer.line(style.dim(`  plan: ${shownPath} · context ${Math.round(card.contextPercent)}% used`));
   printer.line(`  ${GATE_CHOICES.join('  ')}`);
 }

@@ -1,0 +1,79 @@
+/**
+ * One context-% measure: the engine computes it once (the share of the window the last request
+ * used) and carries it in `budget.updated`, the gate card and `context.reset`; every place that
+ * shows it (the status bar, the panel header, the gate, the fresh-context notice, the CLI's budget
+ * line and gate prompt) reads that value, so they all say the same number at each point.
+ */
+import assert from 'node:assert/strict';
+import { printGate } from '../../src/cli/prompts/gate';
+import { budgetLine } from '../../src/cli/render/budget';
+import { Printer } from '../../src/cli/render/printer';
+import { makeStyle } from '../../src/cli/render/style';
+import { EventTranslator } from '../../src/host/panel/translate';
+import { toBudget } from '../../src/host/panel/translateParts';
+import { gateOf } from '../../src/host/prompts/hostApprover';
+import { statusText } from '../../src/host/status/format';
+import { meterParts } from '../../webview/budget';
+import { Capture } from '../cli/cliHarness';
+import { sse } from '../support/scriptedServer';
+import { planResponse, samplePlan, startHarness, type Harness } from '../support/sessionHarness';
+
+const shown = {
+  statusBar: (text: string) => Number(/ctx (\d+)%/.exec(text)?.[1]),
+  cli: (text: string) => Number(/context (\d+)%/.exec(text)?.[1]),
+};
+
+describe('one context-% measure', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('the status bar, panel header, gate, fresh-context notice and CLI all show the engine’s value', async () => {
+    let gateSeen: { status: number; header: number; gate: number; cliGate: number; cliBudget: number } | undefined;
+    // A 10,000-token window: the plan request reports 1,234 prompt tokens (12%).
+    h = await startHarness(
+      [
+        sse.textTurn(planResponse(samplePlan('Greet')), { usage: [1234, 50] }),
+        sse.textTurn('Nothing needed changing.', { usage: [333, 10] }),
+      ],
+      {
+        config: { contextWindow: 10_000 },
+        approve: (request) => {
+          const budget = h!.eventsOf('budget.updated').at(-1)!.budget;
+          const out = new Capture();
+          printGate(new Printer(out), makeStyle(false), request, 'p.md');
+          gateSeen = {
+            status: shown.statusBar(statusText(toBudget(budget))),
+            header: Number(
+              meterParts(toBudget(budget))
+                .find((p) => p.label === 'Context')!
+                .text.replace('%', ''),
+            ),
+            gate: Math.round(gateOf(request.card, 'r', 'p.md').contextPercent),
+            cliGate: shown.cli(out.text),
+            cliBudget: shown.cli(budgetLine(budget)),
+          };
+          return { decision: 'fresh_context' };
+        },
+      },
+    );
+    await h.session.start('greet');
+    const engine = h.eventsOf('budget.updated').map((e) => e.budget.contextPercent);
+    assert.ok(engine.includes(12), `the engine's values: ${engine.join(', ')}`);
+    assert.deepEqual(gateSeen, { status: 12, header: 12, gate: 12, cliGate: 12, cliBudget: 12 });
+
+    // Fresh context: the reset carries the share it cleared, and the notices say that same number.
+    const reset = h.eventsOf('context.reset')[0]!;
+    assert.equal(reset.previous_context_usage_percent, 12);
+    const translator = new EventTranslator({ relativePath: (p) => p });
+    const ops = translator.translate(reset);
+    assert.match(JSON.stringify(ops), /12% full/);
+    // After the build's request, every budget.updated value is the engine's again (333 of 10,000: 3%).
+    const last = h.eventsOf('budget.updated').at(-1)!.budget;
+    assert.equal(last.contextPercent, 3);
+    assert.equal(shown.statusBar(statusText(toBudget(last))), 3);
+    assert.equal(shown.cli(budgetLine(last)), 3);
+  });
+});
