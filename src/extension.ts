@@ -77,7 +77,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
   store.add(
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
-      resolveWebviewView: async (view) => (await host()).panel.resolveWebviewView(view),
+      // The clock starts before the host's bundle loads: the panel's first paint is timed from here.
+      resolveWebviewView: async (view) => {
+        const resolvedAt = Date.now();
+        (await host()).panel.resolveAt(view, resolvedAt);
+      },
     }),
   );
 

@@ -6,6 +6,7 @@ import './zodConfig';
 import { render } from 'preact';
 import { App } from './App';
 import { createPost, type VsCodeApi } from './bridge';
+import { markFirstPaint } from './firstPaint';
 import { RenderCache } from './markdown';
 import { PanelStore } from './store';
 import { UiStateStore } from './uiState';
@@ -21,4 +22,9 @@ const services = { post, ui: new UiStateStore(api), renderCache: new RenderCache
 registerToolkit();
 window.addEventListener('message', (event: MessageEvent) => store.receive(event.data));
 render(<App store={store} services={services} />, document.getElementById('root') ?? document.body);
+// The first frame after the host's first snapshot is rendered: the panel's first meaningful paint.
+markFirstPaint(
+  (listener) => store.subscribe(listener),
+  () => !store.awaitingSnapshot,
+);
 store.start();

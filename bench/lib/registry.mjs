@@ -110,7 +110,8 @@ export const FIGURES = [
   },
   {
     id: 'firstPaint',
-    title: 'Panel first paint in the real VS Code: focus the view → idle state, vs an empty webview view',
+    title:
+      'Panel first paint in the real VS Code, marked in the webview: view resolved → first paint of the host’s snapshot, vs an empty webview view',
     goal: '≤ 2× the empty webview view',
     method: 'read from the e2e harness output (test/e2e/firstPaint.e2e.ts, the webview-probe fixture as the floor)',
     run: firstPaint,

@@ -21,6 +21,11 @@ export interface PanelHtmlOptions {
   /** Style sheets in order, e.g. `media/codicons/codicon.css` then `media/panel.css`. */
   styleUris: readonly string[];
   title?: string;
+  /**
+   * `Date.now()` when the host was asked to resolve the view, written as `data-resolved-at` on
+   * `<body>`: the webview measures its first paint from it (webview/firstPaint.ts).
+   */
+  resolvedAt?: number;
 }
 
 const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
@@ -64,7 +69,7 @@ export function renderPanelHtml(o: PanelHtmlOptions): string {
 ${styles}
     <title>${attr(o.title ?? 'Planwise')}</title>
   </head>
-  <body>
+  <body${o.resolvedAt !== undefined && Number.isFinite(o.resolvedAt) ? ` data-resolved-at="${Math.trunc(o.resolvedAt)}"` : ''}>
     <div id="root"></div>
     <script nonce="${attr(o.scriptNonce)}" src="${attr(o.scriptUri)}"></script>
   </body>

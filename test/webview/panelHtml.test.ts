@@ -26,6 +26,11 @@ describe('protocol: panel HTML', () => {
     assert.match(html, /href="https:\/\/x\/media\/panel\.css\?a=1&#38;b=&#34;2&#34;"/, 'attributes are escaped');
   });
 
+  it("writes when the host resolved the view on <body> (the webview's first paint is timed from it)", () => {
+    assert.match(renderPanelHtml({ ...base, resolvedAt: 1796150000123.7 }), /<body data-resolved-at="1796150000123">/);
+    assert.match(renderPanelHtml(base), /<body>/);
+  });
+
   it('refuses weak, reused or malformed nonces and odd CSP sources with a clear message', () => {
     assert.throws(() => renderPanelHtml({ ...base, scriptNonce: 'abc' }), /scriptNonce must be at least 16 base64/);
     assert.throws(() => renderPanelHtml({ ...base, styleNonce: `'; script-src *` }), /styleNonce must be/);

@@ -13,6 +13,8 @@ export interface PanelHtmlInput {
   /** `asWebviewUri` of the stylesheets (codicons first, then the panel's). */
   readonly styleUris: readonly string[];
   readonly title?: string;
+  /** `Date.now()` when VS Code asked for the view (before the host's bundle loaded). */
+  readonly resolvedAt?: number;
 }
 
 /** 128 bits from the OS random source, base64 (a valid CSP nonce). */

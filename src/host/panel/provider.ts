@@ -24,6 +24,11 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.resolveAt(view, Date.now());
+  }
+
+  /** Resolves `view`; `resolvedAt` is when VS Code asked for it (the webview times its first paint from it). */
+  resolveAt(view: vscode.WebviewView, resolvedAt: number): void {
     this.viewSubs.dispose();
     this.viewSubs = new DisposableStore();
     this.view = view;
@@ -35,6 +40,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       cspSource: webview.cspSource,
       scriptUri: asUri('webview.js'),
       styleUris: [asUri('codicons', 'codicon.css'), asUri('panel.css')],
+      resolvedAt,
     });
     this.hub.attach((message: HostMessage) => webview.postMessage(message), view.visible);
     this.viewSubs.add(webview.onDidReceiveMessage((raw: unknown) => void this.route(raw)));
