@@ -6,13 +6,14 @@
  * Leaving the gate without an answer (end of input, Ctrl-C) keeps the plan pending: `onDetach`
  * tells the command, which reports how to resume; the session archive already holds the gate.
  */
-import type {
-  Approver,
-  LimitKind,
-  PlanApprovalRequest,
-  PlanApprovalResponse,
-  ScopeChoice,
-  ScopeRequest,
+import {
+  pastTense,
+  type Approver,
+  type LimitKind,
+  type PlanApprovalRequest,
+  type PlanApprovalResponse,
+  type ScopeChoice,
+  type ScopeRequest,
 } from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
@@ -102,7 +103,11 @@ export class TerminalApprover implements Approver {
   async approveScope(request: ScopeRequest): Promise<ScopeChoice> {
     const step = request.step !== undefined ? ` (step ${request.step})` : '';
     this.printer.line(
-      this.style.bold(`? The build agent wants to ${request.action} ${request.path}${step}, outside the plan's scope:`),
+      this.style.bold(
+        request.command !== undefined
+          ? `? The build command \`${request.command}\` ${pastTense(request.action)} ${request.path}${step}, outside the plan's scope (3 undoes it):`
+          : `? The build agent wants to ${request.action} ${request.path}${step}, outside the plan's scope:`,
+      ),
     );
     this.printer.line(this.style.dim(`    plan scope: ${request.scope.join(', ') || '(no files)'}`));
     for (;;) {

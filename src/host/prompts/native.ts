@@ -3,13 +3,14 @@
  * hidden, QuickPick flows for questions and the gate, modal dialogs for budgets and commands.
  */
 import * as vscode from 'vscode';
-import type {
-  ApprovalDecision,
-  GateCardInfo,
-  InterviewOutcome,
-  InterviewQuestion,
-  ScopeChoice,
-  ScopeRequest,
+import {
+  pastTense,
+  type ApprovalDecision,
+  type GateCardInfo,
+  type InterviewOutcome,
+  type InterviewQuestion,
+  type ScopeChoice,
+  type ScopeRequest,
 } from '../../core/index';
 import { FOCUS_PANEL_COMMAND } from '../ids';
 import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
@@ -150,11 +151,17 @@ export class NativePrompts {
     const build = 'Allow for This Build';
     const replan = 'Stop and Replan';
     const step = request.step !== undefined ? ` during step ${request.step}` : '';
+    const files = `The plan's files: ${request.scope.join(', ') || '(none)'}.`;
+    const shell = request.command !== undefined;
     const choice = await vscode.window.showWarningMessage(
-      `Planwise's build wants to ${request.action} ${request.path}, outside the approved plan${step}.`,
+      shell
+        ? `Planwise's build command \`${request.command}\` ${pastTense(request.action)} ${request.path}, outside the approved plan${step}.`
+        : `Planwise's build wants to ${request.action} ${request.path}, outside the approved plan${step}.`,
       {
         modal: true,
-        detail: `The plan's files: ${request.scope.join(', ') || '(none)'}.\n\nAllow it, or stop the build and return to planning with this reason.`,
+        detail: shell
+          ? `${files}\n\nAllow keeps the change. Stop and Replan undoes it and returns to planning with this reason.`
+          : `${files}\n\nAllow it, or stop the build and return to planning with this reason.`,
       },
       file,
       build,
