@@ -44,6 +44,9 @@ function rowNews(before: readonly TranscriptItem[], after: readonly TranscriptIt
       out.push(`Blocked call: ${i.name}. ${i.verdict?.reason.replace(/^blocked:\s*/i, '') ?? ''}`.trim());
     }
     if (i.kind === 'notice' && i.level === 'error' && !was) out.push(`Error: ${i.text}`);
+    if (i.kind === 'build_report' && !was) {
+      out.push(`Build ${i.outcome}: ${i.counts.stepsDone} of ${i.counts.stepsTotal} steps done.`);
+    }
   }
   return out;
 }

@@ -15,6 +15,7 @@ const PATCHABLE: Record<TranscriptItem['kind'], readonly (keyof ItemPatch)[]> = 
   tool_result: ['ok', 'bytes', 'preview'],
   plan: ['markdown', 'file', 'revision', 'valid', 'streaming', 'view'],
   notice: ['text', 'level', 'actions'],
+  build_report: [],
 };
 
 /** Index of the item with `id`, searching from the end (streaming items are nearly always last). */

@@ -11,6 +11,7 @@ export * from './viewState';
 export * from './hostMessages';
 export * from './webviewMessages';
 export * from './setup';
+export * from './buildReport';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
 export { renderPanelHtml, type PanelHtmlOptions } from './panelHtml';

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { ProviderLabelSchema, SetupStateSchema } from './setup';
+import { BuildReportItemSchema } from './buildReport';
 
 const id = z.string().min(1).max(200);
 const count = z.number().int().nonnegative();
@@ -114,6 +115,7 @@ export const TranscriptItemSchema = z.discriminatedUnion('kind', [
   ToolResultItemSchema,
   PlanItemSchema,
   NoticeItemSchema,
+  BuildReportItemSchema,
 ]);
 
 /**

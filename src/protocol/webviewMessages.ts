@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { ModeSchema, RequestIdSchema } from './viewState';
+import { RevertBuildMessageSchema } from './buildReport';
 import {
   SetupCloseMessageSchema,
   SetupEditMessageSchema,
@@ -106,6 +107,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   RetryMessageSchema,
   ChangeProviderMessageSchema,
   TrustWorkspaceMessageSchema,
+  RevertBuildMessageSchema,
   SetupEditMessageSchema,
   SetupTestMessageSchema,
   SetupSaveMessageSchema,

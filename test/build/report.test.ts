@@ -67,6 +67,28 @@ describe('the closing audit of a build (a real session, scripted model)', () => 
       [['README.md', 'edit', 'recorded (scope mode record)', '1']],
     );
     assert.deepEqual(report.untouched, ['docs/guide.md']);
+    // The figures the panel's final card shows, counted once by the engine.
+    assert.deepEqual(report.counts, {
+      stepsDone: 1,
+      stepsTotal: 2,
+      filesChanged: 2,
+      filesOutOfScope: 1,
+      verifyPassed: 1,
+      verifyFailed: 1,
+      verifyChecked: 0,
+      verifyNotRun: 0,
+      verifyTotal: 2,
+    });
+    assert.deepEqual(
+      report.changed.map((f) => [f.path, f.outOfScope === true]),
+      [
+        ['src/greet.ts', false],
+        ['README.md', true],
+      ],
+    );
+    assert.deepEqual(report.awaiting, []);
+    assert.equal(event.session, h.session.id);
+    assert.deepEqual(event.checkpoints, ['2'], 'Revert to step N is offered for the step that completed');
     assert.deepEqual(
       report.incomplete.map((s) => [s.path, s.reason]),
       [['1', 'verify `node -e "process.exit(1)"` failed (exit 1)']],

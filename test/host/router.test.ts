@@ -30,6 +30,7 @@ function fakeActions(answer = true) {
     retry: rec('retry', Promise.resolve()),
     changeProvider: rec('changeProvider', Promise.resolve()),
     trustWorkspace: rec('trustWorkspace', Promise.resolve()),
+    revertBuild: rec('revertBuild', Promise.resolve()),
     setup: rec('setup', Promise.resolve()),
   };
   return { actions, calls };
@@ -76,6 +77,8 @@ describe('panel message routing', () => {
     [{ type: 'compareRevisions' }, ['compareRevisions']],
     [{ type: 'resume', sessionId: 'sabc' }, ['resume', 'sabc']],
     [{ type: 'setApiKey' }, ['setApiKey']],
+    [{ type: 'revertBuild', sessionId: 's1' }, ['revertBuild', 's1', undefined]],
+    [{ type: 'revertBuild', sessionId: 's1', toStep: '2' }, ['revertBuild', 's1', '2']],
   ];
   for (const [message, call] of cases) {
     it(`routes ${(message as { type: string }).type} to ${call[0]}`, async () => {
@@ -116,6 +119,7 @@ describe('panel message routing', () => {
     { type: 'openFile', path: 'a', line: 0 },
     { type: 'runVerify', itemPath: '0', entry: 'npm test' },
     { type: 'setMode', mode: 'yolo' },
+    { type: 'revertBuild', sessionId: 's1', toStep: '../2' },
   ];
   for (const message of malformed) {
     it(`drops and logs a malformed message: ${JSON.stringify(message)}`, async () => {

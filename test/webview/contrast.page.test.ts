@@ -1,7 +1,8 @@
 /**
  * WCAG AA contrast, measured in real Chromium from computed colours (not by eye) in the four
  * themes: every text at least 4.5:1 against what is really behind it, and chips and badges at
- * least 3:1, through every recorded scene of a session plus the setup card and a failed request.
+ * least 3:1, through every recorded scene of a session plus the setup card, a failed request and
+ * the build's final card.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { emptyViewState, type HostMessage, type ViewState } from '../../src/protocol';
 import { launchChromium } from './browser';
 import { startPageServer, type PageServer, type Theme } from './pageServer';
+import { reportScene } from './reportScene';
 
 const repo = resolve(__dirname, '../..');
 const session = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'session.json'), 'utf8')) as {
@@ -156,6 +158,16 @@ describe('contrast in the four themes (Chromium)', function () {
       await deliver([{ type: 'snapshot', seq: 1, state: extra }]);
       await page.waitForTimeout(150);
       for (const p of await page.evaluate(measure)) problems.add(`setup: ${p}`);
+      // The build's final card, its steps and files open (incomplete, one file out of scope).
+      const built: ViewState = {
+        ...emptyViewState(),
+        lifecycle: { state: 'executing', mode: 'build', busy: false },
+        flags: { hasApiKey: true, trusted: true },
+        transcript: [reportScene().item],
+      };
+      await deliver([{ type: 'snapshot', seq: 1, state: built }]);
+      await page.waitForTimeout(150);
+      for (const p of await page.evaluate(measure)) problems.add(`build report: ${p}`);
       await page.close();
       assert.deepEqual([...problems], []);
     });

@@ -1,6 +1,7 @@
 /** One transcript entry, by kind. */
 import type { ToolOutcome, TranscriptItem } from '../../src/protocol';
 import { Icon } from '../ui/Icon';
+import { BuildReportCard } from './BuildReport';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
 import { NoticeActions } from './NoticeActions';
@@ -40,6 +41,8 @@ export function estimateItemHeight(item: TranscriptItem): number {
       return 80 + Math.min(3000, Math.ceil(item.markdown.length / 60) * 20);
     case 'notice':
       return 36;
+    case 'build_report':
+      return 160;
     default:
       return 30;
   }
@@ -168,6 +171,8 @@ function ItemView({ item }: { item: TranscriptItem }) {
           <NoticeActions item={item} />
         </div>
       );
+    case 'build_report':
+      return <BuildReportCard item={item} />;
   }
 }
 

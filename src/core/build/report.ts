@@ -25,6 +25,27 @@ export interface ReportFile {
   readonly path: string;
   readonly added: number;
   readonly removed: number;
+  /** Outside the approved plan's scope (allowed by someone: see `outOfScope`). */
+  readonly outOfScope?: boolean;
+}
+
+/** The report's figures, counted once here for every host's card. */
+export interface ReportCounts {
+  readonly stepsDone: number;
+  readonly stepsTotal: number;
+  readonly filesChanged: number;
+  readonly filesOutOfScope: number;
+  readonly verifyPassed: number;
+  readonly verifyFailed: number;
+  readonly verifyChecked: number;
+  readonly verifyNotRun: number;
+  readonly verifyTotal: number;
+}
+
+/** A check that waits for the person's sign-off. */
+export interface AwaitingCheck {
+  readonly step: string;
+  readonly entry: string;
 }
 
 export interface ReportStep {
@@ -55,6 +76,9 @@ export interface ExecutionReport {
   readonly outOfScope: readonly DriftRecord[];
   readonly untouched: readonly string[];
   readonly incomplete: readonly { readonly path: string; readonly description: string; readonly reason: string }[];
+  readonly counts: ReportCounts;
+  /** Checks of steps not completed that no one signed off yet: the person's to confirm. */
+  readonly awaiting: readonly AwaitingCheck[];
 }
 
 export interface ReportInput {
@@ -158,7 +182,27 @@ export function buildReport(input: ReportInput): ExecutionReport {
     .filter((s) => s.status !== 'completed')
     .map((s) => ({ path: s.path, description: s.description, reason: s.reason ?? '' }));
   const complete = input.outcome === 'done' && incomplete.length === 0;
-  const changed = [...all.values()];
+  const drifted = new Set(input.drift.map((d) => d.path));
+  const changed = [...all.values()].map((f) => (drifted.has(f.path) ? { ...f, outOfScope: true } : f));
+  const verify = steps.flatMap((s) => s.verify);
+  const counts: ReportCounts = {
+    stepsDone: steps.filter((s) => s.status === 'completed').length,
+    stepsTotal: steps.length,
+    filesChanged: changed.length,
+    filesOutOfScope: changed.filter((f) => f.outOfScope).length,
+    verifyPassed: verify.filter((v) => v.status === 'passed').length,
+    verifyFailed: verify.filter((v) => v.kind === 'command' && v.status !== 'passed' && v.status !== 'not run').length,
+    verifyChecked: verify.filter((v) => v.status === 'checked').length,
+    verifyNotRun: verify.filter((v) => v.status === 'not run').length,
+    verifyTotal: verify.length,
+  };
+  const awaiting = steps
+    .filter((s) => s.status !== 'completed')
+    .flatMap((s) =>
+      s.verify
+        .filter((v) => v.kind === 'check' && v.status !== 'checked')
+        .map((v) => ({ step: s.path, entry: v.entry })),
+    );
   return {
     planFile: input.planFile,
     title: input.title,
@@ -171,6 +215,8 @@ export function buildReport(input: ReportInput): ExecutionReport {
     outOfScope: input.drift,
     untouched: [...new Set(untouched)],
     incomplete,
+    counts,
+    awaiting,
   };
 }
 

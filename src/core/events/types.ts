@@ -230,6 +230,10 @@ export type ThreadEventBody =
       readonly report: ExecutionReport;
       /** The report as written to `report_file`; its first paragraph is the outcome summary. */
       readonly markdown: string;
+      /** The session whose checkpoints Revert Build reads. */
+      readonly session: string;
+      /** Steps whose completion has a checkpoint ("Revert to step N"), in the order they completed. */
+      readonly checkpoints: readonly string[];
     }
   | { readonly type: 'state.changed'; readonly state: LifecycleState; readonly mode: 'plan' | 'build' }
   | { readonly type: 'progress'; readonly message: string }

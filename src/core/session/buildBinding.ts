@@ -109,6 +109,8 @@ export async function closeBuild(
     complete: report.complete,
     report,
     markdown,
+    session: core.id,
+    checkpoints: [...new Set(ledger.snapshot.checkpoints.flatMap((c) => (c.step !== undefined ? [c.step] : [])))],
   });
   return report;
 }

@@ -45,8 +45,17 @@ function decodeText(data: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * What to revert to: a step (string or number), `{ toStep }` from the panel's build card (null: the
+ * whole build, no picker), or else a QuickPick when steps completed.
+ */
 async function pickTarget(manifest: BuildManifest, step: unknown): Promise<Target | undefined> {
   if (typeof step === 'string' || typeof step === 'number') return { toStep: String(step), label: `step ${step}` };
+  if (typeof step === 'object' && step !== null && 'toStep' in step) {
+    const to = (step as { toStep: unknown }).toStep;
+    if (typeof to === 'string' && to !== '') return { toStep: to, label: `step ${to}` };
+    return { label: 'the state before the build' };
+  }
   const steps = [...new Set(manifest.checkpoints.map((c) => c.step).filter((s): s is string => s !== undefined))];
   if (steps.length === 0) return { label: 'the state before the build' };
   const picked = await vscode.window.showQuickPick(

@@ -85,6 +85,10 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
     async trustWorkspace() {
       await s.trustWorkspace();
     },
+    async revertBuild(sessionId, toStep) {
+      // The card chose the target: the command shows the diff and asks, with no picker first.
+      await vscode.commands.executeCommand(COMMANDS.revertBuild, sessionId, { toStep: toStep ?? null });
+    },
     async setup(what, draft) {
       if (what === 'close') s.setup.close();
       else if (draft && what === 'edit') s.setup.edit(draft);

@@ -6,6 +6,7 @@
 import type { ItemPayload, ThreadEvent } from '../../core/index';
 import type { DeltaOp, HandoffStep, Lifecycle, PlanView, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
+import { toReportItem } from './reportItem';
 
 export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 
@@ -178,15 +179,12 @@ export class EventTranslator {
         ];
       case 'context.compacted':
         return [this.notice(event.seq, 'info', compactedText(event))];
-      case 'plan.execution.completed':
-        // The build's final card: the engine's outcome summary and where the full report is.
-        return [
-          this.notice(
-            event.seq,
-            event.complete ? 'info' : 'warning',
-            `Build ${event.outcome}${event.complete ? '' : ' (incomplete)'}. ${event.report.summary} Report: ${this.ctx.relativePath(event.report_file)}`,
-          ),
-        ];
+      case 'plan.execution.completed': {
+        // The build's final card, from the engine's closing audit.
+        const item = toReportItem(event, (p) => this.ctx.relativePath(p));
+        this.known.set(item.id, 'build_report');
+        return [{ op: 'item.add', item }];
+      }
       case 'review.thread.created':
       case 'review.thread.replied':
       case 'review.thread.outdated':
@@ -339,6 +337,8 @@ export class EventTranslator {
       }
       case 'notice':
         return { id, kind, level: item.level ?? 'info', text };
+      case 'build_report':
+        throw new Error('a build report comes from plan.execution.completed, never from an item');
     }
   }
 

@@ -14,6 +14,7 @@ import { setApiKey } from './setApiKey';
 import { retry } from './retry';
 import { changeProvider } from './changeProvider';
 import { trustWorkspace } from './trustWorkspace';
+import { revertBuild } from './revertBuild';
 import { setupClose } from './setupClose';
 import { setupEdit } from './setupEdit';
 import { setupSave } from './setupSave';
@@ -44,6 +45,7 @@ export const HANDLERS: HandlerTable = {
   retry,
   changeProvider,
   trustWorkspace,
+  revertBuild,
   setupEdit,
   setupTest,
   setupSave,

@@ -35,6 +35,8 @@ export interface PanelActions {
   changeProvider(): Promise<void>;
   /** Opens VS Code's Manage Workspace Trust. */
   trustWorkspace(): Promise<void>;
+  /** Revert Build for a session: the whole build, or back to the checkpoint of step `toStep`. */
+  revertBuild(sessionId: string, toStep: string | undefined): Promise<void>;
   /** The setup card: an edit, Test connection, Save, Close. */
   setup(what: 'edit' | 'test' | 'save' | 'close', draft?: SetupDraft): Promise<void>;
 }
