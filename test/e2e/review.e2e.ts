@@ -2,6 +2,9 @@
 // real comment widget on step 2 and the summary, Request changes, the scripted planner answers
 // both and returns revision 2; the threads show the replies on revision 2's lines, the one on the
 // changed step marked outdated; one is resolved and the next request carries only the other.
+// Then the window reloads: the threads come back from the sidecar on the plan file (replies,
+// resolved and outdated states), the gate counts the open one, and approving from the palette asks
+// "Approve with 1 unresolved comment?" once.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +12,17 @@ import { sse } from '../support/scriptedServer';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
 import { makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript, messageText } from './support/modelScript';
-import { Panel, clickCodeLens, openFile, planwiseSettings, setApiKey, startPlanning, widenSidebar } from './support/ui';
+import {
+  Panel,
+  clickCodeLens,
+  openFile,
+  planwiseSettings,
+  reloadWindow,
+  setApiKey,
+  startPlanning,
+  waitForCodeLens,
+  widenSidebar,
+} from './support/ui';
 import { saveLogs, screenshotOnFailure } from './support/artifacts';
 
 function plan(step2: string): string {
@@ -43,6 +56,8 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
   let server: CodeServer | undefined;
   let wb: Workbench | undefined;
   let panel: Panel;
+  /** The plan file, workspace-relative, once the first scenario made it. */
+  let planRel: string | undefined;
 
   before(async function () {
     const vsix = buildPlanwiseVsix();
@@ -94,6 +109,7 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     assert.equal(plans.length, 1, `plans: ${plans.join(', ')}`);
     const planPath = path.join(ws.file('.vtcode/plans'), plans[0]!);
     const rel = path.relative(ws.root, planPath);
+    planRel = rel;
     await openFile(wb, rel);
     const lines = readFileSync(planPath, 'utf8').split('\n');
     const lineOf = (start: string) => lines.findIndex((l) => l.startsWith(start)) + 1;
@@ -145,5 +161,46 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     assert.match(second, /<review_thread id="c1"/);
     assert.doesNotMatch(second, /id="c2"/);
     await wb.screenshot('review-03-resolved');
+  });
+
+  it('after a window reload the threads are back with their replies and states, and the gate counts the open one', async function () {
+    assert.ok(wb);
+    assert.ok(planRel, 'the first scenario made the plan and its threads');
+    await panel.waitFor('.pw-gate-revision', { text: 'revision 3' });
+    const requests = model.mark();
+
+    await reloadWindow(wb);
+    // The session comes back by itself with its gate; the engine's card counts the one open thread.
+    await panel.waitFor('.pw-gate-revision', { text: 'revision 3', timeoutMs: 90_000 });
+    await panel.waitFor('.pw-gate-comments', { text: /\b1 open comment(?!s)/ });
+    await openFile(wb, planRel);
+    await waitForCodeLens(wb, /Request changes \(1 comment\)/, 60_000);
+    await wb.runCommand('Comments: Expand All Comments');
+
+    // c1: open, outdated since revision 1 (its step changed twice), with the person's comment and both answers.
+    const c1 = wb.page.locator('.review-widget', { hasText: 'Still generated.' }).first();
+    await c1.waitFor({ state: 'visible', timeout: 60_000 });
+    const c1Text = await c1.innerText();
+    assert.match(c1Text, /c1 · step 2 · outdated since revision 1/);
+    assert.match(c1Text, /Generate the docs from greet\.js instead\./);
+    assert.match(c1Text, /Step 2 now generates the docs from greet\.js\./);
+    assert.match(c1Text, /Written on revision 1, where it read:/);
+    await c1.getByRole('button', { name: 'Resolve' }).first().waitFor({ state: 'visible' });
+    // c2: resolved, with its answer; it offers Reopen, not Resolve.
+    const c2 = wb.page.locator('.review-widget', { hasText: 'The callers are the CLI and the web form.' }).first();
+    await c2.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(await c2.innerText(), /c2 · the summary/);
+    await c2.getByRole('button', { name: 'Reopen' }).first().waitFor({ state: 'visible' });
+    assert.equal(await c2.getByRole('button', { name: 'Resolve' }).count(), 0, 'c2 is still resolved');
+    await wb.screenshot('review-04-after-reload');
+
+    // Approving from the palette asks once; Escape (Back) leaves the gate open and sends nothing.
+    await wb.runCommand('Planwise: Approve Plan');
+    const dialog = wb.page.locator('.monaco-dialog-box', { hasText: 'Approve with 1 unresolved comment?' });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    await panel.waitFor('.pw-gate-revision', { text: 'revision 3' });
+    assert.equal(model.mark(), requests, 'nothing was sent to the model');
   });
 });

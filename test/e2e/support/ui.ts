@@ -117,11 +117,42 @@ export async function paletteEntries(wb: Workbench, text: string): Promise<strin
   return labels.map((l) => l.trim());
 }
 
-/** Opens a workspace file through Quick Open (the palette without ">"). */
+/** How long `openFile` waits for the quick-open box after each press of its keybinding. */
+const QUICK_OPEN_WAIT_MS = 20_000;
+
+/**
+ * Opens a workspace file through Quick Open (the palette without ">"). Under load the workbench
+ * can take long to show the box, or drop the key while it moves focus (right after a load, a
+ * reload, a closing dialog): it waits for the box itself, presses the keybinding once more if the
+ * box never came, and then says what it saw. Every later step (the file's row, its tab) still has
+ * to happen, so a real failure is never retried away.
+ */
 export async function openFile(wb: Workbench, relativePath: string): Promise<void> {
-  await wb.page.keyboard.press('F1');
   const box = wb.page.locator(SELECTORS.quickInputBox);
-  await box.waitFor({ state: 'visible', timeout: 10_000 });
+  const shown = () =>
+    box.waitFor({ state: 'visible', timeout: QUICK_OPEN_WAIT_MS }).then(
+      () => true,
+      () => false,
+    );
+  await wb.page.keyboard.press('F1');
+  if (!(await shown())) {
+    // The other default binding of the palette, in case F1 went to a widget that handles it.
+    await wb.page.keyboard.press('Control+Shift+P');
+    if (!(await shown())) {
+      const focused = await wb.page
+        .evaluate(() => {
+          const el = document.activeElement;
+          return el
+            ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`
+            : 'nothing';
+        })
+        .catch(() => 'unknown');
+      throw new Error(
+        `Quick Open never showed its input box (F1, then Ctrl+Shift+P, ${QUICK_OPEN_WAIT_MS} ms each) to open ` +
+          `${relativePath}; the focus was on ${focused}.`,
+      );
+    }
+  }
   await box.fill(relativePath);
   const name = path.basename(relativePath);
   const row = wb.page
