@@ -341,3 +341,22 @@ describe('engine events → panel deltas', () => {
     assert.equal(b.contextPercent, 0);
   });
 });
+
+describe("the build's closing audit → the panel's final card", () => {
+  it('an event archived before the card existed (no counts, no session) still shows, as a notice', () => {
+    const h = harness();
+    h.emit({
+      type: 'plan.execution.completed',
+      plan_file: `${ROOT}/.vtcode/plans/p.md`,
+      report_file: `${ROOT}/.vtcode/plans/p.report.md`,
+      outcome: 'done',
+      complete: true,
+      report: { summary: 'Changed 1 file (+1 −0): a.ts. No blockers remain.' },
+      markdown: '',
+    } as never);
+    assert.deepEqual(
+      h.state.transcript.map((i) => [i.kind, 'text' in i ? i.text : '']),
+      [['notice', 'Build done. Changed 1 file (+1 −0): a.ts. No blockers remain. Report: .vtcode/plans/p.report.md']],
+    );
+  });
+});

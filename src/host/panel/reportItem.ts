@@ -11,8 +11,16 @@ export function reportItemId(seq: number): string {
   return `build-report-${seq}`;
 }
 
-export function toReportItem(event: Completed & { seq: number }, relativePath: (p: string) => string): BuildReportItem {
+/**
+ * Undefined for an event archived before the card existed (no counts, no session): the panel then
+ * shows its summary as a notice.
+ */
+export function toReportItem(
+  event: Completed & { seq: number },
+  relativePath: (p: string) => string,
+): BuildReportItem | undefined {
   const r = event.report;
+  if ((r as Partial<typeof r>).counts === undefined || typeof event.session !== 'string') return undefined;
   const file = (f: { path: string; added: number; removed: number; outOfScope?: boolean }): ReportFile => ({
     path: f.path,
     added: f.added,
@@ -55,6 +63,6 @@ export function toReportItem(event: Completed & { seq: number }, relativePath: (
     untouched: [...r.untouched],
     awaiting: r.awaiting.map((a) => ({ step: a.step, entry: a.entry })),
     reportFile: relativePath(event.report_file),
-    checkpoints: [...event.checkpoints],
+    checkpoints: [...(event.checkpoints ?? [])],
   };
 }

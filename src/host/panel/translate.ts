@@ -182,6 +182,10 @@ export class EventTranslator {
       case 'plan.execution.completed': {
         // The build's final card, from the engine's closing audit.
         const item = toReportItem(event, (p) => this.ctx.relativePath(p));
+        if (!item) {
+          const text = `Build ${event.outcome}${event.complete ? '' : ' (incomplete)'}. ${event.report.summary} Report: ${this.ctx.relativePath(event.report_file)}`;
+          return [this.notice(event.seq, event.complete ? 'info' : 'warning', text)];
+        }
         this.known.set(item.id, 'build_report');
         return [{ op: 'item.add', item }];
       }
