@@ -105,9 +105,9 @@ const vscodeApiPlugin = {
  * required by dist/host.js with the first session that needs it (src/host/session/engine.ts
  * imports it lazily), so opening the panel does not parse them. The client's imports of the
  * engine (`src/core/**`, e.g. ModelError) are not bundled twice: dist/openai.js reads them from
- * dist/host.js's `__planwiseShared` table, so both files share one module instance (and
+ * dist/engine.js's `__planwiseShared` table, so both files share one module instance (and
  * `instanceof ModelError` holds across them). `sharedCore` collects that table while openai.js is
- * built; the host's entry then exports it.
+ * built; the engine's entry then exports it.
  */
 // Real paths: esbuild resolves symlinks, and a staging folder (bench/bundle.mjs) links src/ in.
 const SRC_ROOT = path.dirname(realpathSync('src'));
@@ -130,11 +130,11 @@ const openaiSharedCorePlugin = {
       return { path: key, namespace: 'shared-core' };
     });
     build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
-      contents: `module.exports = require('./host.js').__planwiseShared[${JSON.stringify(args.path)}];`,
+      contents: `module.exports = require('./engine.js').__planwiseShared[${JSON.stringify(args.path)}];`,
       loader: 'js',
     }));
-    build.onResolve({ filter: /^\.\/host\.js$/, namespace: 'shared-core' }, () => ({
-      path: './host.js',
+    build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'shared-core' }, () => ({
+      path: './engine.js',
       external: true,
     }));
   },
@@ -162,15 +162,100 @@ const lazyOpenaiPlugin = {
     }));
   },
 };
-/** The host's entry: the composition root, and the engine modules dist/openai.js reads from it. */
-function hostEntry() {
+/**
+ * The engine, dist/engine.js: everything `src/core/index.ts` exports (session, runloop, tools,
+ * gate, plan validator, zod schemas), and the engine modules dist/openai.js reads from it.
+ */
+function engineEntry() {
   const keys = [...sharedCore].sort();
   const lines = keys.map((k, i) => `import * as shared${i} from './${k}';`);
-  lines.push("export * from './src/host/composition';");
+  lines.push("export * from './src/core/index';");
   lines.push(
     `export const __planwiseShared = { ${keys.map((k, i) => `${JSON.stringify(k)}: shared${i}`).join(', ')} };`,
   );
-  return { contents: lines.join('\n'), resolveDir: path.resolve('.'), sourcefile: 'host-entry.ts', loader: 'ts' };
+  return { contents: lines.join('\n'), resolveDir: path.resolve('.'), sourcefile: 'engine-entry.ts', loader: 'ts' };
+}
+
+/**
+ * In dist/host.js, the host's imports of `src/core/index.ts` become one small module whose exports
+ * are getters: the first read of one requires dist/engine.js, so the panel can open (provider, view
+ * model, protocol) without the engine, which loads with the first session, a plan file's lenses
+ * or a command that needs it. A few exports are plain values or pure functions the host reads when
+ * it is composed or the panel opens (plan file names, the exec environment, settings defaults);
+ * those are bundled into dist/host.js itself (`LIGHT_CORE`, tree-shaken to what they need), and
+ * are never classes, so no `instanceof` can tell the two copies apart. test/e2e/firstPaint.e2e.ts
+ * asserts which bundles an idle panel loads.
+ */
+const CORE_INDEX = realpathSync('src/core/index.ts');
+const LIGHT_CORE = [
+  'DEFAULT_BUDGETS',
+  'DEFAULT_PLANS_DIR',
+  'EXEC_ENV',
+  'globToRegExpSource',
+  'isPlanFileName',
+  'planPaths',
+  'revisionOf',
+  'stripTrackerBlock',
+];
+/** The names `src/core/index.ts` exports (read from an ESM build's metafile). */
+async function coreExportNames() {
+  const r = await esbuild.build({
+    ...node,
+    format: 'esm',
+    entryPoints: [CORE_INDEX],
+    write: false,
+    metafile: true,
+    outfile: 'core-exports.js',
+    sourcemap: false,
+    logLevel: 'silent',
+    packages: 'external',
+  });
+  return Object.values(r.metafile.outputs).find((o) => o.entryPoint).exports;
+}
+function lazyEnginePlugin(exportNames) {
+  const light = LIGHT_CORE.filter((n) => exportNames.includes(n));
+  const missing = LIGHT_CORE.filter((n) => !exportNames.includes(n));
+  if (missing.length > 0)
+    throw new Error(`esbuild.mjs LIGHT_CORE names what src/core/index.ts does not export: ${missing}`);
+  const lazy = exportNames.filter((n) => !light.includes(n));
+  return {
+    name: 'lazy-engine',
+    setup(build) {
+      build.onResolve({ filter: /core\/index$/ }, async (args) => {
+        if (args.pluginData?.inner || args.namespace === 'lazy-engine') return undefined;
+        const r = await build.resolve(args.path, {
+          resolveDir: args.resolveDir,
+          kind: args.kind,
+          pluginData: { inner: true },
+        });
+        return r.path === CORE_INDEX ? { path: 'engine', namespace: 'lazy-engine' } : undefined;
+      });
+      build.onResolve({ filter: /^light-core$/, namespace: 'lazy-engine' }, () => ({
+        path: 'light-core',
+        namespace: 'lazy-engine-light',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-engine-light' }, () => ({
+        contents: `export { ${light.join(', ')} } from ${JSON.stringify(CORE_INDEX)};`,
+        resolveDir: path.dirname(CORE_INDEX),
+        loader: 'ts',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, () => ({
+        contents: [
+          "const light = require('light-core');",
+          'let engine;',
+          "const load = () => engine || (engine = require('./engine.js'));",
+          "Object.defineProperty(exports, '__esModule', { value: true });",
+          `for (const k of ${JSON.stringify(light)}) Object.defineProperty(exports, k, { enumerable: true, get: () => light[k] });`,
+          `for (const k of ${JSON.stringify(lazy)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+        ].join('\n'),
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'lazy-engine' }, () => ({
+        path: './engine.js',
+        external: true,
+      }));
+    },
+  };
 }
 
 /** Codicons ship inside media/ so the webview never reaches the network. */
@@ -182,8 +267,9 @@ function copyCodicons() {
 }
 
 const configs = [
-  // Activation loads only dist/extension.js. The host's composition (panel, engine, model client)
-  // is a second file, dist/host.js, required on first use: a cheap activate() parses a small file.
+  // Activation loads only dist/extension.js. The host's composition (panel, commands, lenses) is a
+  // second file, dist/host.js, required on first use: a cheap activate() parses a small file. The
+  // engine (dist/engine.js) and the model client (dist/openai.js) load later still.
   {
     ...node,
     entryPoints: ['src/extension.ts'],
@@ -193,11 +279,13 @@ const configs = [
   },
   {
     ...node,
-    stdin: hostEntry,
+    entryPoints: ['src/host/composition.ts'],
     outfile: 'dist/host.js',
     external: ['vscode'],
-    plugins: [vscodeApiPlugin, lazyOpenaiPlugin],
+    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyEnginePlugin(await coreExportNames())],
   },
+  // The engine: loaded by dist/host.js on first use (see lazyEnginePlugin).
+  { ...node, stdin: engineEntry, outfile: 'dist/engine.js' },
   {
     ...node,
     entryPoints: ['src/cli/index.ts'],
@@ -226,7 +314,7 @@ const openaiConfig = {
 };
 
 copyCodicons();
-// dist/openai.js first: its build collects the engine modules dist/host.js must export.
+// dist/openai.js first: its build collects the engine modules dist/engine.js must export.
 const resolveStdin = (c) => (typeof c.stdin === 'function' ? { ...c, stdin: c.stdin() } : c);
 if (watch) {
   const openai = await esbuild.context(openaiConfig);

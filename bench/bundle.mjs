@@ -28,8 +28,10 @@ export const EXTENSION_GOAL_BYTES = 400 * 1024;
 
 const OUTPUTS = [
   { key: 'extension', file: 'dist/extension.js' },
-  // The host's composition (panel, engine, openai), required on first use rather than at activation.
+  // The host's composition (panel, view model, protocol, commands), required on first use rather than at activation.
   { key: 'host', file: 'dist/host.js', optional: true },
+  // The engine (session, runloop, tools, gate, plan validator), required by host.js on first use.
+  { key: 'engine', file: 'dist/engine.js', optional: true },
   // The OpenAI client and SDK, required by host.js with the first session that needs them.
   { key: 'openai', file: 'dist/openai.js', optional: true },
   // The CLI's dispatcher, and the bundles of its two most used commands (each loaded by its command).
@@ -164,7 +166,14 @@ async function bundle() {
     const parts = [
       `extension ${formatBytes(ext.bytes)} (gzip ${formatBytes(ext.gzipBytes)}) loaded at activation`,
       ...(sizes.host?.bytes
-        ? [`host ${formatBytes(sizes.host.bytes)} (gzip ${formatBytes(sizes.host.gzipBytes)}) loaded on first use`]
+        ? [
+            `host ${formatBytes(sizes.host.bytes)} (gzip ${formatBytes(sizes.host.gzipBytes)}) when the panel opens or a command first runs`,
+          ]
+        : []),
+      ...(sizes.engine?.bytes
+        ? [
+            `engine ${formatBytes(sizes.engine.bytes)} (gzip ${formatBytes(sizes.engine.gzipBytes)}) with the first session, verify run or plan file`,
+          ]
         : []),
       ...(sizes.openai?.bytes
         ? [

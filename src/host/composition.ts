@@ -42,7 +42,7 @@ import { NativePrompts } from './prompts/native';
 import { PendingRequests } from './prompts/pending';
 import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
-import { autoResume } from './session/autoResume';
+import { anyAwaitingCheck, autoResume } from './session/autoResume';
 import { createEngineAccess } from './session/engine';
 import { watchPlanFiles } from './session/planFileWatcher';
 import { BudgetStatusBar } from './status/statusBar';
@@ -50,6 +50,7 @@ import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner, type TrustState } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
+import { LazyVerifier } from './verify/lazyVerifier';
 import { ReviewComments } from './review/reviewComments';
 import { SetupService, providerLabel, setupNeeded } from './setup/setupService';
 import { listModels } from './models';
@@ -130,24 +131,30 @@ export function composeHost(shared: SharedParts): Host {
   // Build checkpoints beside the archive, in the extension's storage (never the workspace or its git).
   const checkpoints = (id: string) => new FileCheckpointStore(join(storage.fsPath, 'sessions'), id);
   // The engine's one verify runner: each run its own process (a hung one never blocks the next).
-  const verifier = new Verifier({
-    runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
-    cwd: () => ws().reader.roots[0]!,
-    now: Date.now,
-    timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
-    // Results kept next to each plan (`<stem>.verify.json`), so a reload keeps what ran and was signed off.
-    journal: new VerifyJournal({
-      reader: { readFile: (f) => ws().reader.readFile(f), stat: (f) => ws().reader.stat(f) },
-      writer: {
-        writeFileAtomic: (f, text) => ws().writer.writeFileAtomic(f, text),
-        mkdirp: (d) => ws().writer.mkdirp(d),
-      },
-      onError: (file, message) => log.warn(`verify results ${file}: ${message}`),
-    }),
-  });
+  // Built on first use (a verify run, a plan file's lenses, a session): that loads the engine.
+  const verifier = new LazyVerifier(
+    () =>
+      new Verifier({
+        runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
+        cwd: () => ws().reader.roots[0]!,
+        now: Date.now,
+        timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
+        // Results kept next to each plan (`<stem>.verify.json`), so a reload keeps what ran and was signed off.
+        journal: new VerifyJournal({
+          reader: { readFile: (f) => ws().reader.readFile(f), stat: (f) => ws().reader.stat(f) },
+          writer: {
+            writeFileAtomic: (f, text) => ws().writer.writeFileAtomic(f, text),
+            mkdirp: (d) => ws().writer.mkdirp(d),
+          },
+          onError: (file, message) => log.warn(`verify results ${file}: ${message}`),
+        }),
+      }),
+  );
   store.addCallback(() => verifier.cancelAll());
   const verify = new VerifyService({
-    verifier,
+    get verifier() {
+      return verifier.get();
+    },
     trust,
     read: (file) => ws().planFiles.read(file),
     trackerHolds: (file, step, text) => trackerHolds(hub.state.tracker, relativePath(file), step, text),
@@ -167,7 +174,7 @@ export function composeHost(shared: SharedParts): Host {
         editWriter: w.editWriter,
         searcher: createSearcher(w.reader, rgPath),
         runner,
-        verifier,
+        verifier: verifier.get(),
         clock: systemClock,
         interviewer,
         approver,
@@ -336,7 +343,7 @@ export function composeHost(shared: SharedParts): Host {
       return trust.trusted;
     },
     resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
-    restoreResults: (file) => verifier.restore(file),
+    restoreResults: (file) => verifier.get().restore(file),
     gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
@@ -344,7 +351,15 @@ export function composeHost(shared: SharedParts): Host {
   };
 
   // A reload mid-plan brings the session back, with its pending approval or question.
-  store.add(autoResume({ controller, state: context.workspaceState, log, describeError }));
+  store.add(
+    autoResume({
+      controller,
+      state: context.workspaceState,
+      log,
+      describeError,
+      awaitingCheck: () => anyAwaitingCheck(hub.state.tracker?.items ?? []),
+    }),
+  );
 
   log.info('Planwise host ready');
   return {
