@@ -2,7 +2,8 @@
 // 4.106.3 = VS Code 1.106.3, the harness's `lm` install): a test extension (fixtures/scripted-lm)
 // registers a chat model provider with `vscode.lm.registerLanguageModelChatProvider`, and Planwise,
 // with no API key, plans and builds through `vscode.lm`: Select Model lists the model next to the
-// endpoint's, Start Planning, a tool call, the interview, the plan at the gate, the build.
+// endpoint's; VS Code's consent prompt (the model requires authorization, as Copilot's do), declined
+// then allowed; Start Planning, a tool call, the interview, the plan at the gate, the build.
 //
 // The provider answers with the scripted model server's turns (each LM request becomes one chat
 // request there, marked `x-planwise-e2e-via: vscode-lm`), so the scenario scripts and reads the model
@@ -47,6 +48,8 @@ import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import { SELECTORS } from './harness';
 
 const LM_MODEL = 'Scripted LM';
+/** VS Code's modal dialog (the Language Model access prompt is one). */
+const CONSENT_DIALOG = '.monaco-dialog-box';
 
 describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model API (code-server 4.106, no key)', function () {
   let ws: Workspace;
@@ -82,7 +85,9 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
         // VS Code 1.106 opens its Chat view in the secondary side bar on first start.
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
       }),
-      env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: countLog() },
+      // The model requires authorization, so VS Code asks for consent as it does for Copilot's.
+      env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: countLog(), PLANWISE_E2E_LM_CONSENT: '1' },
+      args: ['--enable-proposed-api', 'planwise-test.scripted-lm'],
     });
     const installed = listExtensions(server);
     assert.ok(installed.includes('planwise-test.scripted-lm@0.0.1'), `installed: ${installed.join(', ')}`);
@@ -134,14 +139,38 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     assert.equal(model.requests.length, 0);
   });
 
+  it('VS Code asks before Planwise may use the model: declining is a clear message, and nothing is sent', async function () {
+    assert.ok(wb);
+    await startPlanning(wb, 'Make the greeting friendlier');
+    const dialog = wb.page.locator(CONSENT_DIALOG);
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await dialog.innerText(), /wants to access the language models provided by Scripted Language Model/);
+    await wb.screenshot('e2e-lm-02-consent');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // VS Code's own refusal, quoted in Planwise's sentence with what to do about it.
+    const notice = await panel.waitFor('.pw-notice.pw-level-error', { text: /VS Code did not allow Planwise/ });
+    assert.equal(
+      (await notice.innerText()).split('\n').find((l) => l.startsWith('VS Code did not allow')),
+      "VS Code did not allow Planwise to use the model 'scripted-lm' (Language model 'planwise-scripted/scripted-lm' " +
+        "cannot be used by 'planwise.planwise'). Planwise needs your permission to use this model: start planning " +
+        'again and choose "Allow" when VS Code asks, or allow it under Accounts > Manage Language Model Access.',
+    );
+    await wb.screenshot('e2e-lm-03-declined');
+    assert.equal(model.requests.length, 0, 'a request reached the model without consent');
+  });
+
   it('plans with no key: a tool call, the interview, the plan at the gate, all through vscode.lm', async function () {
     assert.ok(wb && server);
+    // VS Code asks again; this time the person allows it.
     model.push(
       sse.toolTurn([{ name: 'read_file', args: { path: 'greet.js' } }], { text: 'Reading the helper first.' }),
       sse.toolTurn([{ name: 'request_user_input', args: INTERVIEW }]),
       planTurn(greetingPlan()),
     );
     await startPlanning(wb, 'Make the greeting friendlier');
+    const dialog = wb.page.locator(CONSENT_DIALOG);
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Allow' }).click();
     await panel.waitFor('.pw-assistant', { text: 'Reading the helper first.' });
     await panel.waitFor('.pw-tool-call', { text: 'read_file' });
 
@@ -158,7 +187,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     const gate = await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
     assert.match(await gate.innerText(), /Plan validated/);
     await panel.waitFor('.pw-plan-card', { text: 'Greet with Hello' });
-    await wb.screenshot('e2e-lm-02-gate');
+    await wb.screenshot('e2e-lm-04-gate');
     assert.equal(await (await panel.locator('.pw-setup')).count(), 0, 'the setup card asked for a provider');
     assert.match(await (await panel.locator('.pw-provider')).innerText(), /VS Code models · scripted-lm/);
 
@@ -218,7 +247,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     await waitForEditorText(wb, "'Hello, ' + name + '!'");
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     await panel.waitFor('.pw-assistant', { text: 'the check passes' });
-    await wb.screenshot('e2e-lm-03-built');
+    await wb.screenshot('e2e-lm-05-built');
     assert.equal(readFileSync(ws.file('greet.js'), 'utf8'), GREET_AFTER);
 
     const build = model.since(mark);

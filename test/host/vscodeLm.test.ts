@@ -146,7 +146,7 @@ describe('VscodeLmModelClient (vscode.lm)', () => {
     assert.equal(r.error.kind, 'auth');
     assert.equal(
       r.error.message,
-      "VS Code did not allow Planwise to use the model 'copilot-gpt-4.1' (The user did not grant access to the language model.). " +
+      "VS Code did not allow Planwise to use the model 'copilot-gpt-4.1' (The user did not grant access to the language model). " +
         'Planwise needs your permission to use this model: start planning again and choose "Allow" when VS Code asks, ' +
         'or allow it under Accounts > Manage Language Model Access.',
     );

@@ -306,28 +306,30 @@ export class VscodeLmModelClient implements ModelClient {
       return new ModelError('aborted', 'The model request was cancelled.');
     }
     const message = err instanceof Error ? err.message : String(err);
+    // Quoted in parentheses inside a sentence: without its own full stop ("….).").
+    const detail = message.replace(/[.\s]+$/, '');
     const code = err instanceof this.surface.LanguageModelError ? err.code : '';
     this.log(`vscode.lm request for '${model}' failed: ${code || 'error'}: ${message}`);
     if (code === 'NoPermissions' || /consent|permission/i.test(message)) {
       return new ModelError(
         'auth',
-        `VS Code did not allow Planwise to use the model '${model}' (${message}). ${CONSENT_ADVICE}`,
+        `VS Code did not allow Planwise to use the model '${model}' (${detail}). ${CONSENT_ADVICE}`,
       );
     }
     if (code === 'Blocked') {
       return new ModelError(
         'rate_limited',
-        `The model '${model}' is blocked for now (${message}): its quota or rate limit was reached. Wait, or pick another model with "Planwise: Select Model".`,
+        `The model '${model}' is blocked for now (${detail}): its quota or rate limit was reached. Wait, or pick another model with "Planwise: Select Model".`,
       );
     }
     if (code === 'NotFound') {
       return new ModelError(
         'bad_request',
-        `The model '${model}' is no longer offered by VS Code (${message}). Pick another with "Planwise: Select Model".`,
+        `The model '${model}' is no longer offered by VS Code (${detail}). Pick another with "Planwise: Select Model".`,
       );
     }
     if (/context|too long|token limit|maximum/i.test(message)) {
-      return new ModelError('context_length', `The request did not fit the model '${model}' (${message}).`);
+      return new ModelError('context_length', `The request did not fit the model '${model}' (${detail}).`);
     }
     return new ModelError('server', `The VS Code language model '${model}' failed: ${message}`);
   }

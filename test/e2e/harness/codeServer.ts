@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   trustWorkspace?: boolean;
   /** Extra environment for the server and its extension host. */
   env?: Record<string, string>;
+  /** Extra code-server arguments, e.g. `['--enable-proposed-api', '<publisher.name>']`. */
+  args?: string[];
   /** Milliseconds to wait for the server to listen (default 60 000). */
   startTimeoutMs?: number;
   /**
@@ -151,6 +153,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     '--disable-getting-started-override',
     '--ignore-last-opened',
     ...(trust ? ['--disable-workspace-trust'] : []),
+    ...(opts.args ?? []),
     opts.workspace,
   ];
   installExitHook();

@@ -21,6 +21,7 @@
  * - `trustWorkspace` (default true): true passes `--disable-workspace-trust` (everything trusted);
  *   false enables workspace trust with `startupPrompt: never`, so the folder opens in Restricted Mode.
  * - `env`: extra environment for the server and so for the extension host.
+ * - `args`: extra code-server arguments, e.g. `['--enable-proposed-api', 'planwise-test.scripted-lm']`.
  * - `logs()`: the server's own output; the workbench logs are in `<userDataDir>/logs/<stamp>/`
  *   (`remoteagent.log`, `ptyhost.log`, `exthost1/remoteexthost.log`, and one folder per extension
  *   output channel under `exthost1/<publisher.name>/`). Read them before `stop()`, which deletes
