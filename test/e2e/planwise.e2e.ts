@@ -35,6 +35,7 @@ import {
   clickCodeLens,
   openFile,
   planwiseSettings,
+  reloadWindow,
   setApiKey,
   startPlanning,
   waitForCodeLens,
@@ -324,6 +325,14 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     await waitForCodeLens(wb, new RegExp(`${escapeRegExp(byLens)}\\s+✓ checked`), 30_000);
     await panel.waitFor('.pw-verify-check', { text: /confirm the greeting in greet\.js shows Hello\s*checked/ });
     assert.equal(await (await panel.locator('.pw-awaiting-check')).count(), 1, 'one check is still the person’s');
+
+    // A window reload keeps all of it: the lens's sign-off (kept in <stem>.verify.json), and the
+    // session whose step awaits the other check, brought back by itself although it is idle.
+    await reloadWindow(wb);
+    await panel.waitFor('.pw-todo', { text: 'Awaiting your check', timeoutMs: 60_000 });
+    await panel.waitFor('.pw-verify-check', { text: /confirm the greeting in greet\.js shows Hello\s*checked/ });
+    await activeTab(wb, /\.md$/);
+    await waitForCodeLens(wb, new RegExp(`${escapeRegExp(byLens)}\\s+✓ checked`), 30_000);
 
     // The other is signed in the panel: the step completes.
     await (await panel.frame()).getByRole('button', { name: `Mark checked: ${check}` }).click();

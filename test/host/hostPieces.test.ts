@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { Verifier } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { lensRefresh } from '../../src/host/codelens/lensRefresh';
-import { autoResume, LAST_SESSION_KEY } from '../../src/host/session/autoResume';
+import { anyAwaitingCheck, autoResume, LAST_SESSION_KEY } from '../../src/host/session/autoResume';
+import type { TrackerNode } from '../../src/protocol';
 import { watchPlanFiles, type WatcherLike } from '../../src/host/session/planFileWatcher';
 import { FakeSession } from './support';
 import { makeTempWorkspace } from '../support/tempWorkspace';
@@ -143,5 +144,31 @@ describe('auto-resume', () => {
     const next = fakeController();
     autoResume({ controller: next, state: memento({ [LAST_SESSION_KEY]: 's-old' }), log, describeError: String });
     assert.deepEqual(next.resumed, ['s-old']);
+  });
+
+  it("keeps an idle session while a step awaits the person's check, and forgets it once none does", () => {
+    const state = memento();
+    const c = fakeController();
+    let awaiting = true;
+    autoResume({ controller: c, state, log, describeError: String, awaitingCheck: () => awaiting });
+    const s = new FakeSession('s-built');
+    s.state = 'idle';
+    c.current = s;
+    c.changed();
+    assert.equal(state.data.get(LAST_SESSION_KEY), 's-built');
+    awaiting = false;
+    c.changed();
+    assert.equal(state.data.get(LAST_SESSION_KEY), undefined);
+    awaiting = true;
+    s.state = 'cancelled';
+    c.changed();
+    assert.equal(state.data.get(LAST_SESSION_KEY), undefined, 'a cancelled session is never kept');
+  });
+
+  it("anyAwaitingCheck reads the engine's flag at any depth of the announced tracker", () => {
+    const node = (awaitingCheck: boolean, children: TrackerNode[] = []): TrackerNode =>
+      ({ awaitingCheck, children }) as unknown as TrackerNode;
+    assert.equal(anyAwaitingCheck([node(false), node(false, [node(false)])]), false);
+    assert.equal(anyAwaitingCheck([node(false), node(false, [node(false, [node(true)])])]), true);
   });
 });
