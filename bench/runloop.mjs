@@ -27,7 +27,7 @@ import { SIDES } from './lib/lockstepServer.mjs';
 import { startScriptedServer } from './lib/serverClient.mjs';
 import { formatMs, median, round } from './lib/stats.mjs';
 
-export const GOAL_RATIO = 1.2;
+export const GOAL_RATIO = 1.05;
 const TURNS = Number(process.env.PLANWISE_BENCH_TURNS ?? 1000);
 /** Timed rounds (one lockstep run of both sessions each); PLANWISE_BENCH_ROUNDS overrides. */
 const ROUNDS = Number(process.env.PLANWISE_BENCH_ROUNDS ?? 5);

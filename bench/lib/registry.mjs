@@ -37,7 +37,7 @@ export const FIGURES = [
   {
     id: 'runloop',
     title: 'Runloop overhead: 1,000 tool-call turns vs a bare openai SDK loop',
-    goal: '≤ 1.2×',
+    goal: '≤ 1.05× (wall)',
     method:
       'both sessions in lockstep, turn by turn, each client in its own process; median over 5 rounds of busy-time ratios',
     run: script('bench/runloop.mjs', 'runloop', { timeoutMs: 600_000 }),

@@ -1,4 +1,4 @@
-import { promises as fsp, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/index';
@@ -13,6 +13,9 @@ function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
 /** How long metadata lookups may run on the event loop before they let other work in. */
 const SLICE_MS = 2;
 
+/** Files up to this size are read on the event loop (see `readFile`); larger ones on the thread pool. */
+export const SYNC_READ_MAX_BYTES = 256 * 1024;
+
 /**
  * A monotonic clock in milliseconds. Not perf_hooks' clock: loading perf_hooks costs
  * `check-command` about 2 ms, and this file is in its bundle.
@@ -26,7 +29,10 @@ const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
  * ten times more than the lookup itself, and the gate makes one per path word. So they run on the
  * event loop, and after every 2 ms of them the next one waits for a turn of the loop
  * (`setImmediate`): the loop is never held longer than that, however many paths one command names.
- * Reading files and directories stays on the thread pool.
+ * A small file is read the same way: `fs.promises.readFile` is four thread-pool round trips (open,
+ * fstat, read, close), each of which can cost the loop its time slice on a busy machine, for a read
+ * of microseconds from the page cache. Larger files, files whose size is unknown (0, as /proc
+ * reports) and directories are read on the thread pool.
  */
 export class NodeWorkspaceReader implements WorkspaceReader {
   readonly roots: readonly string[];
@@ -68,6 +74,20 @@ export class NodeWorkspaceReader implements WorkspaceReader {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
+    const wait = this.turn();
+    if (wait) await wait;
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > 0 && size <= SYNC_READ_MAX_BYTES) {
+        const data = Buffer.allocUnsafe(size);
+        let got = 0;
+        for (let n = -1; got < size && n !== 0; got += n) n = readSync(fd, data, got, size - got, got);
+        return got === size ? data : data.subarray(0, got);
+      }
+    } finally {
+      closeSync(fd);
+    }
     return fsp.readFile(path);
   }
 
