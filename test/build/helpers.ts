@@ -5,6 +5,7 @@ import { BuildLedger } from '../../src/core/build/ledger';
 import type { BufferWriter, CheckpointStore } from '../../src/core/build/ports';
 import { scopeOfPlan, type ScopeMode } from '../../src/core/build/scope';
 import { validatePlan } from '../../src/core/plan/validator';
+import type { WorkspaceWriter } from '../../src/core/ports';
 import type { AgentToolContext } from '../../src/core/tools/session/context';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import type { TempWorkspace } from '../support/tempWorkspace';
@@ -81,6 +82,7 @@ export function guardedContext(
     store?: CheckpointStore;
     /** The session clock (a fixed 1000 unless given). */
     now?: () => number;
+    diskWriter?: WorkspaceWriter;
   },
 ): GuardedContext {
   const store = o.store ?? new MemoryCheckpointStore();
@@ -102,6 +104,7 @@ export function guardedContext(
     approver,
     interactive: o.interactive ?? true,
     onReplan: (r) => replans.push(r),
+    ...(o.diskWriter ? { diskWriter: o.diskWriter } : {}),
   });
   const ctx = agentContextFor(ws, { writer, approver, build });
   return { ctx, ledger, approver, store, replans };

@@ -12,7 +12,9 @@ import { editFileTool } from '../../src/core/tools/build/editFile';
 import { runCommandTool } from '../../src/core/tools/build/runCommand';
 import { readFileTool } from '../../src/core/tools/readFile';
 import { verifyEntryOf } from '../../src/core/plan/verification';
+import type { BufferWriter } from '../../src/core/build/ports';
 import { FileCheckpointStore } from '../../src/node/fileCheckpointStore';
+import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { applyRevertOnDisk, readOnDisk } from '../../src/node/revertFiles';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 import { guardedContext, planWith } from './helpers';
@@ -160,6 +162,23 @@ describe('run_command during a build: what the shell changed is checkpointed and
     const was = { ...pre };
     delete was['src/table.txt'];
     assert.deepEqual(now, was, 'byte for byte, nothing else changed');
+  });
+
+  it('strict puts a file back on disk, never through the editor writer (an open document may lag the disk)', async () => {
+    const node = new NodeWorkspaceWriter();
+    const editorWrites: string[] = [];
+    const editor: BufferWriter = {
+      writeFileAtomic: async (path) => {
+        editorWrites.push(path);
+      },
+      mkdirp: (p) => node.mkdirp(p),
+      remove: (p) => node.remove(p),
+    };
+    const { ctx } = guardedContext(ws, { mode: 'strict', plan: PLAN, writer: editor, diskWriter: node });
+    const r = await runCommandTool.run({ command: "sed -i 's/keep/KEEP/' notes.md" }, ctx);
+    assert.match(r.content, /undone: notes\.md \(edited\)/);
+    assert.equal(readFileSync(ws.path('notes.md'), 'utf8'), 'keep me\n');
+    assert.deepEqual(editorWrites, []);
   });
 
   it('ask: the person is asked about each out-of-scope change after the command; "stop and replan" undoes it and ends the turn', async () => {

@@ -4,7 +4,7 @@
  * read it" check against the agent's last read, and the ledger's records before and after each
  * write. One instance per build run, handed to the tools in their context.
  */
-import type { WorkspaceReader } from '../ports';
+import type { WorkspaceReader, WorkspaceWriter } from '../ports';
 import type { Approver, ScopeChoice } from '../lifecycle/ports';
 import { failure } from '../tools/result';
 import type { ToolResult } from '../tools/types';
@@ -16,6 +16,12 @@ export interface BuildGuardDeps {
   readonly ledger: BuildLedger;
   readonly reader: WorkspaceReader;
   readonly writer: BufferWriter;
+  /**
+   * Writes bytes to disk, never through an editor: putting back what a shell command changed on
+   * disk must not go through an open document that may not have caught up with the disk yet.
+   * Defaults to `writer`.
+   */
+  readonly diskWriter?: WorkspaceWriter;
   readonly approver?: Approver;
   /** False in headless runs: nobody can be asked. */
   readonly interactive: boolean;

@@ -126,8 +126,9 @@ async function undo(guard: BuildGuard, change: ShellChange, beforeBytes: Uint8Ar
     await writer.remove(change.abs);
     return;
   }
-  await writer.mkdirp(dirname(change.abs));
-  await writer.writeFileAtomic(change.abs, beforeBytes ?? new Uint8Array());
+  const disk = guard.deps.diskWriter ?? writer;
+  await disk.mkdirp(dirname(change.abs));
+  await disk.writeFileAtomic(change.abs, beforeBytes ?? new Uint8Array());
 }
 
 function noteOf(

@@ -32,6 +32,7 @@ export function openBuild(core: SessionCore, planMarkdown: string | undefined): 
     ledger,
     reader: core.deps.reader,
     writer,
+    diskWriter: core.deps.writer,
     approver: core.deps.approver,
     interactive: core.config.interactive !== false,
   });
