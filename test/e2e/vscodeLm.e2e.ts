@@ -48,6 +48,7 @@ import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import { SELECTORS } from './harness';
 
 const LM_MODEL = 'Scripted LM';
+const REASONING = 'The helper is greet.js; check.js decides what counts as friendly.';
 /** VS Code's modal dialog (the Language Model access prompt is one). */
 const CONSENT_DIALOG = '.monaco-dialog-box';
 
@@ -163,7 +164,14 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     assert.ok(wb && server);
     // VS Code asks again; this time the person allows it.
     model.push(
-      sse.toolTurn([{ name: 'read_file', args: { path: 'greet.js' } }], { text: 'Reading the helper first.' }),
+      // Thinking first (VS Code's LanguageModelThinkingPart), then text and the call.
+      sse.turn(
+        sse.role(),
+        sse.reasoning(REASONING, 'reasoning_content'),
+        sse.text('Reading the helper first.'),
+        sse.parallelToolCalls([{ name: 'read_file', args: { path: 'greet.js' } }], false),
+        sse.finish('tool_calls'),
+      ),
       sse.toolTurn([{ name: 'request_user_input', args: INTERVIEW }]),
       planTurn(greetingPlan()),
     );
@@ -173,6 +181,14 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     await dialog.getByRole('button', { name: 'Allow' }).click();
     await panel.waitFor('.pw-assistant', { text: 'Reading the helper first.' });
     await panel.waitFor('.pw-tool-call', { text: 'read_file' });
+    // The thinking part is reasoning: its own item ("Thought", opened to read it), never answer text.
+    const thought = await panel.waitFor('.pw-thinking', { text: 'Thought' });
+    await thought.locator('.pw-disclosure').click();
+    await panel.waitFor('.pw-thinking', { text: REASONING });
+    assert.ok(
+      !(await (await panel.locator('.pw-assistant')).allInnerTexts()).some((t) => t.includes(REASONING)),
+      'the reasoning was shown as answer text',
+    );
 
     // The interview, with the keyboard: the recommended answers (Hello, Yes), then Submit.
     await panel.waitFor('.pw-interview', { text: 'Which greeting should callers get?' });
@@ -210,6 +226,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
       { tool_calls: { id: string; function: { name: string; arguments: string } }[] } | undefined;
     assert.equal(call?.tool_calls[0]?.function.name, 'read_file');
     assert.deepEqual(JSON.parse(call!.tool_calls[0]!.function.arguments), { path: 'greet.js' });
+    assert.ok(!JSON.stringify(second!.body.messages).includes(REASONING), 'the reasoning was sent back as content');
     assert.ok(toolResults(second).join('\n').includes(GREET_BEFORE.trim()), toolResults(second).join('\n'));
     const answers = toolResults(third).join('\n');
     assert.match(answers, /Hello/);

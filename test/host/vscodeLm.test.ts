@@ -73,6 +73,18 @@ describe('VscodeLmModelClient (vscode.lm)', () => {
     assert.ok(sent.messages.every((x) => x instanceof LanguageModelChatMessage));
   });
 
+  it("reads thinking parts by the API's class where VS Code has one, whose minified name says nothing", async () => {
+    // VS Code 1.106 hands consumers its LanguageModelThinkingPart under a minified class name.
+    const Qc = class {
+      constructor(public value: string | string[]) {}
+    };
+    const m = model([[new Qc(['weighing ', 'both files']), new LanguageModelTextPart('Reading.')]]);
+    const client = new VscodeLmModelClient({ ...fakeSurface([m]), LanguageModelThinkingPart: Qc });
+    const r = await collect(client.stream({ model: 'copilot-gpt-4.1', messages: [{ role: 'user', content: 'go' }] }));
+    assert.equal(r.reasoning, 'weighing both files');
+    assert.equal(r.text, 'Reading.');
+  });
+
   it('streams text and tool calls into the port events; <think> and thinking parts are reasoning', async () => {
     const m = model([
       [

@@ -40,6 +40,8 @@ export interface LmSurface {
   readonly LanguageModelToolResultPart: typeof vscode.LanguageModelToolResultPart;
   readonly LanguageModelError: typeof vscode.LanguageModelError;
   readonly CancellationTokenSource: typeof vscode.CancellationTokenSource;
+  /** Thinking parts (VS Code 1.104+; not in the 1.100 API types Planwise builds against). */
+  readonly LanguageModelThinkingPart?: new (...args: never[]) => { value: string | string[] };
 }
 
 /** One model as Select Model lists it. */
@@ -80,11 +82,17 @@ function parseArgs(text: string): object {
   }
 }
 
-const isThinkingPart = (p: unknown): p is { value: string | string[] } =>
+/**
+ * A thinking part: an instance of the API's `LanguageModelThinkingPart` where the VS Code has one
+ * (its class names are minified, so the name cannot tell), else a part whose class is named so.
+ */
+const isThinkingPart = (p: unknown, surface: LmSurface): p is { value: string | string[] } =>
   typeof p === 'object' &&
   p !== null &&
-  /Thinking/.test((p as { constructor?: { name?: string } }).constructor?.name ?? '') &&
-  'value' in p;
+  'value' in p &&
+  (surface.LanguageModelThinkingPart
+    ? p instanceof surface.LanguageModelThinkingPart
+    : /Thinking/.test((p as { constructor?: { name?: string } }).constructor?.name ?? ''));
 
 export class VscodeLmModelClient implements ModelClient {
   private readonly models = new Map<string, vscode.LanguageModelChat>();
@@ -186,7 +194,7 @@ export class VscodeLmModelClient implements ModelClient {
               name: part.name,
               arguments: JSON.stringify(part.input ?? {}),
             });
-          } else if (isThinkingPart(part)) {
+          } else if (isThinkingPart(part, this.surface)) {
             const text = Array.isArray(part.value) ? part.value.join('') : part.value;
             if (text) yield { type: 'reasoning', delta: text };
           }
