@@ -76,4 +76,32 @@ describe('one context-% measure', () => {
     assert.equal(shown.statusBar(statusText(toBudget(last))), 3);
     assert.equal(shown.cli(budgetLine(last)), 3);
   });
+
+  it('a response without usage is measured by the context keeper (calibrated by the last usage), so the share never falls as the thread grows', async () => {
+    // The first request reports 3,000 prompt tokens for a request of ~7,000 characters: the
+    // provider's tokenizer counts ~2.4 characters a token. The plan's response reports no usage.
+    h = await startHarness(
+      [
+        sse.turn(
+          sse.parallelToolCalls([{ name: 'read_file', args: { path: 'README.md' } }], false),
+          sse.finish('tool_calls'),
+          sse.usage(3000, 10),
+        ),
+        sse.textTurn(planResponse(samplePlan('Greet')), { usage: null }),
+      ],
+      { config: { contextWindow: 10_000 } },
+    );
+    await h.session.start('greet');
+    const shares = h
+      .eventsOf('budget.updated')
+      .map((e) => e.budget.contextPercent)
+      .filter((p, i, all) => i === 0 || p !== all[i - 1]);
+    assert.equal(shares[0], 30);
+    // The keeper's calibrated estimate: 3,000 plus the few hundred characters added since, at the
+    // provider's rate (a characters/4 guess would have said ~18% here).
+    assert.equal(shares.length, 2, `the shares: ${shares.join(', ')}`);
+    assert.ok(shares[1]! >= 30 && shares[1]! <= 32, `the shares: ${shares.join(', ')}`);
+    assert.equal(h.people.approvals[0]?.card.contextPercent !== undefined, true);
+    assert.ok(Math.round(h.people.approvals[0]!.card.contextPercent) >= 30);
+  });
 });

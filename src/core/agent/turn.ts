@@ -29,8 +29,12 @@ export interface TurnDeps {
   readonly compactAtPercent?: number;
   readonly maxTokens?: number;
   readonly signal?: AbortSignal;
-  /** Called after every model response with its usage (when reported) and the request's size in characters (as sent, compacted). */
-  readonly onUsage?: (usage: Usage | undefined, promptChars: number) => void;
+  /**
+   * Called after every model response with its usage (when reported) and the context keeper's
+   * estimate of the request's prompt tokens (as sent, compacted; calibrated by earlier usage), the
+   * one measure of the context share when a provider reports none.
+   */
+  readonly onUsage?: (usage: Usage | undefined, estimatedPromptTokens: number) => void;
   /** How full the context window is now, in percent, for budget snapshots. */
   readonly contextPercent: () => number;
   /** The tool-free synthesis request (planning asks for a plan, building for a closing summary). */
@@ -158,7 +162,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       response = await send(prepared.messages);
     }
     if (response.usage) keeper.recordUsage(response.usage.promptTokens, prepared.chars);
-    deps.onUsage?.(response.usage, prepared.chars);
+    deps.onUsage?.(response.usage, prepared.tokens);
     if (response.usage) {
       const u = guards.onUsage(response.usage);
       if (u.type === 'stop_turn') exhausted(u);

@@ -320,7 +320,7 @@ export class SessionCore {
       contextWindow: this.contextWindow,
       ...(this.config.compactAtPercent !== undefined ? { compactAtPercent: this.config.compactAtPercent } : {}),
       signal: this.abort.signal,
-      onUsage: (u, chars) => this.budget.record(u, chars),
+      onUsage: (u, estimated) => this.budget.record(u, estimated),
       contextPercent: () => this.contextPercent(),
       ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
     };

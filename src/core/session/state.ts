@@ -83,10 +83,14 @@ export class BudgetState {
     return this.sum;
   }
 
-  /** A reported usage, or (some providers report none) an estimate of ~4 characters per token. */
-  record(usage: Usage | undefined, promptChars: number): void {
+  /**
+   * A reported usage, or (some providers report none) the context keeper's estimate of the
+   * request's prompt tokens: the same calibrated count that decides compaction, so the context
+   * share does not jump between two measures.
+   */
+  record(usage: Usage | undefined, estimatedPromptTokens: number): void {
     if (!usage) {
-      this.lastPrompt = Math.round(promptChars / 4);
+      this.lastPrompt = Math.round(estimatedPromptTokens);
       return;
     }
     this.lastPrompt = usage.promptTokens;
