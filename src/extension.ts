@@ -9,7 +9,6 @@ import type { Host } from './host/composition';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
 import type { EagerCommandKey, HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
-import { provideLenses } from './host/codelens/provider';
 import { DisposableStore, once } from './host/disposables';
 import { adviceForSettings, toastText, type Advice } from './host/errors';
 import { COMMANDS, OUTPUT_CHANNEL_NAME, PANEL_VIEW_ID, type CommandKey } from './host/ids';
@@ -28,9 +27,21 @@ export function activate(context: vscode.ExtensionContext): void {
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
-  const channel = store.add(vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true }));
+  // The output channel is made when first written to or shown (nothing is logged at activation).
+  let made: vscode.LogOutputChannel | undefined;
+  const output = (): vscode.LogOutputChannel =>
+    (made ??= store.add(vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true })));
+  const channel = { show: (preserveFocus?: boolean) => output().show(preserveFocus) };
   const keys = store.add(new ApiKeyStore(context.secrets));
-  const log = new HostLog(channel, () => keys.known);
+  const log = new HostLog(
+    {
+      debug: (m) => output().debug(m),
+      info: (m) => output().info(m),
+      warn: (m) => output().warn(m),
+      error: (m) => output().error(m),
+    },
+    () => keys.known,
+  );
   const showAdvice = (advice: Advice) => {
     const show = advice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
     void show(toastText(advice.message), ...advice.actions).then((action) => {
@@ -93,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): void {
       { scheme: 'file', pattern: `**/${dir}/*.md` },
       {
         onDidChangeCodeLenses: lensChanged.event,
-        provideCodeLenses: async (doc) => provideLenses((await host()).lenses, doc),
+        provideCodeLenses: async (doc) => (await host()).provideLenses(doc),
       },
     );
   };

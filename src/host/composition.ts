@@ -18,7 +18,7 @@ import { findBundledRipgrep } from './adapters/ripgrep';
 import { TerminalCommandRunner, agentTerminalEnv } from './adapters/terminalRunner';
 import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
 import { WorkspacePartsCache, isExecutableFile } from './workspaceParts';
-import type { LensSource } from './codelens/provider';
+import { provideLenses, type LensSource } from './codelens/provider';
 import { lensRefresh } from './codelens/lensRefresh';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
@@ -71,6 +71,8 @@ export interface SharedParts {
 export interface Host extends vscode.Disposable {
   readonly panel: PanelViewProvider;
   readonly lenses: LensSource;
+  /** The CodeLenses of a plan file (the lens code and the plan validator live here, not in activation). */
+  provideLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]>;
   run(key: HostCommandKey, args: readonly unknown[]): Promise<unknown>;
 }
 
@@ -365,6 +367,7 @@ export function composeHost(shared: SharedParts): Host {
   return {
     panel,
     lenses,
+    provideLenses: (doc) => provideLenses(lenses, doc),
     run: (key, args) => runHostCommand(services, key, args),
     dispose: () => store.dispose(),
   };

@@ -15,7 +15,8 @@ export interface SettingsCommandDeps {
   readonly keys: ApiKeyStore;
   readonly config: ConfigService;
   readonly log: HostLog;
-  readonly channel: vscode.LogOutputChannel;
+  /** The "Planwise" output channel (made when first shown or written to). */
+  readonly channel: { show(preserveFocus?: boolean): void };
 }
 
 export async function setApiKey(d: SettingsCommandDeps): Promise<void> {
