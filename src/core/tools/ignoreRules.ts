@@ -37,6 +37,11 @@ export type Exclusion = 'heavy' | 'gitignore';
 
 export class IgnoreRules {
   private readonly files = new Map<string, Promise<Ignore | undefined>>();
+  /**
+   * Per folder, the `.gitignore` rules that apply to its entries, root first: built once per
+   * folder (from its parent's), so checking the entries of one folder costs one lookup each.
+   */
+  private readonly chains = new Map<string, Promise<readonly { dir: string; rules: Ignore }[]>>();
 
   /** `root` is the workspace root the walked paths lie under (a real path). */
   constructor(
@@ -47,23 +52,40 @@ export class IgnoreRules {
   /** Why `abs` (a path under the root) is skipped, or undefined when it is not. */
   async check(abs: string, isDir: boolean): Promise<Exclusion | undefined> {
     if (isDir && HEAVY_DIRS.has(basename(abs))) return 'heavy';
-    if (abs === this.root || !abs.startsWith(this.root + (this.root.endsWith(sep) ? '' : sep))) return undefined;
-    let ignored = false;
-    // From the root down to the entry's own folder: a deeper file's verdict overrides.
-    const chain: string[] = [];
-    for (let dir = dirname(abs); ; dir = dirname(dir)) {
-      chain.unshift(dir);
-      if (dir === this.root || dirname(dir) === dir) break;
+    if (abs === this.root || !abs.startsWith(this.rootPrefix())) return undefined;
+    return verdictOf(await this.chainOf(dirname(abs)), abs, isDir);
+  }
+
+  /**
+   * The check for the entries of folder `dir` (`dir/<name>`), its rules read once: a listing asks
+   * it for every entry without waiting again.
+   */
+  async forFolder(dir: string): Promise<(abs: string, name: string, isDir: boolean) => Exclusion | undefined> {
+    const chain = dir === this.root || dir.startsWith(this.rootPrefix()) ? await this.chainOf(dir) : undefined;
+    return (abs, name, isDir) => {
+      if (isDir && HEAVY_DIRS.has(name)) return 'heavy';
+      return chain ? verdictOf(chain, abs, isDir) : undefined;
+    };
+  }
+
+  private rootPrefix(): string {
+    return this.root + (this.root.endsWith(sep) ? '' : sep);
+  }
+
+  private chainOf(dir: string): Promise<readonly { dir: string; rules: Ignore }[]> {
+    let chain = this.chains.get(dir);
+    if (!chain) {
+      chain = this.buildChain(dir);
+      this.chains.set(dir, chain);
     }
-    for (const dir of chain) {
-      const rules = await this.rulesOf(dir);
-      if (!rules) continue;
-      const rel = relative(dir, abs).split(sep).join('/') + (isDir ? '/' : '');
-      const verdict = rules.test(rel);
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
-    }
-    return ignored ? 'gitignore' : undefined;
+    return chain;
+  }
+
+  private async buildChain(dir: string): Promise<readonly { dir: string; rules: Ignore }[]> {
+    const top = dir === this.root || dirname(dir) === dir;
+    const above = top ? [] : await this.chainOf(dirname(dir));
+    const rules = await this.rulesOf(dir);
+    return rules ? [...above, { dir, rules }] : above;
   }
 
   private rulesOf(dir: string): Promise<Ignore | undefined> {
@@ -90,6 +112,22 @@ export class IgnoreRules {
       return ''; // missing or unreadable: no rules from this file
     }
   }
+}
+
+/** The `.gitignore` verdict on `abs` of the rules from the root down to its folder: a deeper file's verdict overrides. */
+function verdictOf(
+  chain: readonly { dir: string; rules: Ignore }[],
+  abs: string,
+  isDir: boolean,
+): Exclusion | undefined {
+  let ignored = false;
+  for (const { dir, rules } of chain) {
+    const rel = relative(dir, abs).split(sep).join('/') + (isDir ? '/' : '');
+    const verdict = rules.test(rel);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored ? 'gitignore' : undefined;
 }
 
 /** The workspace root that contains `real`, or undefined. */

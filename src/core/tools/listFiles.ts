@@ -1,5 +1,5 @@
 /** `list_files`: a breadth-first listing that skips heavy and gitignored entries, capped. */
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../paths';
 import { failure, resultOf } from './result';
@@ -59,11 +59,14 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
           continue;
         }
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const exclusionOf = await rules.forFolder(real);
+        // `real` is a real path and an entry name holds no separator: joined without normalising.
+        const prefix = real.endsWith(sep) ? real : real + sep;
         for (const entry of entries) {
-          const childReal = join(real, entry.name);
+          const childReal = prefix + entry.name;
           const childShown = shown === '.' ? entry.name : `${shown}/${entry.name}`;
           const isDir = entry.type === 'dir';
-          const exclusion = await rules.check(childReal, isDir);
+          const exclusion = exclusionOf(childReal, entry.name, isDir);
           if (exclusion === 'gitignore') {
             hidden++;
             continue;
