@@ -150,6 +150,35 @@ describe('VscodeLmModelClient (vscode.lm)', () => {
     assert.equal(m.requests[0]!.token?.isCancellationRequested, true);
   });
 
+  it('an abort ends the stream at once when the model has gone silent (VS Code does not tell the provider)', async () => {
+    // VS Code 1.106 does not pass a cancellation on once the answer streams: the next part may never come.
+    let release = () => {};
+    const stalled = model([]);
+    stalled.sendRequest = async () => ({
+      stream: (async function* () {
+        yield new LanguageModelTextPart('Reading ');
+        await new Promise<void>((r) => (release = r));
+        yield new LanguageModelTextPart('never seen');
+      })(),
+      text: (async function* () {})(),
+    });
+    const client = new VscodeLmModelClient(fakeSurface([stalled]));
+    const controller = new AbortController();
+    try {
+      const r = await collect(
+        client.stream({ model: 'copilot-gpt-4.1', messages: [{ role: 'user', content: 'go' }] }, controller.signal),
+        (e) => {
+          if (e.type === 'text') setTimeout(() => controller.abort(), 10);
+        },
+      );
+      assert.ok(r.error instanceof ModelError, String(r.error));
+      assert.equal(r.error.kind, 'aborted');
+      assert.equal(r.text, 'Reading ');
+    } finally {
+      release();
+    }
+  });
+
   it('a refused consent is a clear auth error, not a crash', async () => {
     const m = model([LanguageModelError.NoPermissions('The user did not grant access to the language model.')]);
     const client = new VscodeLmModelClient(fakeSurface([m]));

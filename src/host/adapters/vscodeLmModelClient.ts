@@ -94,6 +94,41 @@ const isThinkingPart = (p: unknown, surface: LmSurface): p is { value: string | 
     ? p instanceof surface.LanguageModelThinkingPart
     : /Thinking/.test((p as { constructor?: { name?: string } }).constructor?.name ?? ''));
 
+const cancelled = () => new ModelError('aborted', 'The model request was cancelled.');
+
+/**
+ * The stream's parts until the signal aborts, which ends it at once. VS Code (1.106) passes a
+ * consumer's cancellation on to the provider only while the request is being started, not once its
+ * answer streams, so a provider that goes silent (a model thinking, a stalled network) would hold a
+ * stopped run until its next part; the pending part is left to settle on its own.
+ */
+async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  if (!signal) {
+    yield* stream;
+    return;
+  }
+  if (signal.aborted) throw cancelled();
+  const parts = stream[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<'aborted'>((resolve) => (onAbort = () => resolve('aborted')));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const pending = parts.next();
+      pending.catch(() => undefined); // a part that fails after the abort is nobody's error
+      const next = await Promise.race([pending, aborted]);
+      if (next === 'aborted') {
+        void Promise.resolve(parts.return?.()).catch(() => undefined);
+        throw cancelled();
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 export class VscodeLmModelClient implements ModelClient {
   private readonly models = new Map<string, vscode.LanguageModelChat>();
   private readonly counted = new WeakMap<ChatMessage, number>();
@@ -145,7 +180,7 @@ export class VscodeLmModelClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-    if (signal?.aborted) throw new ModelError('aborted', 'The model request was cancelled.');
+    if (signal?.aborted) throw cancelled();
     const model = await this.model(request.model);
     const cts = this.cancellation(signal);
     const options: vscode.LanguageModelChatRequestOptions = {
@@ -184,8 +219,7 @@ export class VscodeLmModelClient implements ModelClient {
         return out;
       };
       try {
-        for await (const part of response.stream) {
-          if (signal?.aborted) throw new ModelError('aborted', 'The model request was cancelled.');
+        for await (const part of untilAborted(response.stream, signal)) {
           if (part instanceof this.surface.LanguageModelTextPart) {
             yield* emit(split.push(part.value));
           } else if (part instanceof this.surface.LanguageModelToolCallPart) {
@@ -311,7 +345,7 @@ export class VscodeLmModelClient implements ModelClient {
   private mapError(err: unknown, model: string, signal: AbortSignal | undefined): ModelError {
     if (err instanceof ModelError) return err;
     if (signal?.aborted || (err instanceof Error && err.name === 'Canceled')) {
-      return new ModelError('aborted', 'The model request was cancelled.');
+      return cancelled();
     }
     const message = err instanceof Error ? err.message : String(err);
     // Quoted in parentheses inside a sentence: without its own full stop ("….).").
