@@ -193,4 +193,43 @@ describe('the closing audit of a build (a real session, scripted model)', () => 
     const last = planning.at(-1) as { content: string };
     assert.match(last.content, /Return to planning: the build wanted to create src\/other\.ts/);
   });
+  it('ask in a session: a shell command writes outside the scope; "stop and replan" undoes it and opens planning', async () => {
+    h = await startHarness(
+      [
+        sse.textTurn(planResponse(PLAN)),
+        sse.toolTurn([
+          { name: 'run_command', args: { command: "sh -c 'echo x > other.ts'" } },
+          { name: 'write_file', args: { path: 'src/greet.ts', content: 'y\n' } },
+        ]),
+        sse.textTurn('What should change in the plan?'),
+      ],
+      {
+        approve: () => ({ decision: 'execute' }),
+        config: { buildScope: 'ask' },
+        approveCommand: () => true,
+        approveScope: () => 'replan',
+      },
+    );
+    await h.session.start('plan');
+    assert.deepEqual(h.people.scopeRequests, [
+      {
+        path: 'other.ts',
+        action: 'create',
+        scope: ['src/greet.ts', 'docs/guide.md'],
+        command: "sh -c 'echo x > other.ts'",
+      },
+    ]);
+    assert.equal(existsSync(h.ws.path('other.ts')), false, "the command's write is undone");
+    assert.equal(existsSync(h.ws.path('src/greet.ts')), false, 'the rest of the batch did not run');
+    const [event] = h.eventsOf('plan.execution.completed');
+    assert.equal(event?.outcome, 'stopped');
+    assert.deepEqual(event?.report.outOfScope, []);
+    assert.equal(h.session.state, 'planning');
+    assert.equal(h.server.requests.length, 3);
+    const planning = h.server.requests[2]!.body.messages;
+    const results = planning.filter((m) => m['role'] === 'tool') as { content: string }[];
+    assert.match(results[0]!.content, /undone: other\.ts \(created\): the person chose to stop and replan/);
+    const last = planning.at(-1) as { content: string };
+    assert.match(last.content, /Return to planning: `sh -c 'echo x > other\.ts'` created other\.ts/);
+  });
 });
