@@ -48,7 +48,8 @@ import {
 import { saveLogs, screenshotOnFailure } from './support/artifacts';
 import { SELECTORS } from './harness';
 
-const LM_MODEL = 'Scripted LM';
+/** The planning model's row in Select Model (not "Scripted LM (build)"). */
+const LM_ROW = /Scripted LM(?! \(build\))/;
 const REASONING = 'The helper is greet.js; check.js decides what counts as friendly.';
 /** VS Code's modal dialog (the Language Model access prompt is one). */
 const CONSENT_DIALOG = '.monaco-dialog-box';
@@ -119,26 +120,34 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     if (fixture) rmSync(path.dirname(fixture.file), { recursive: true, force: true });
   });
 
-  it(`runs in VS Code ${CODE_SERVER_VERSIONS.lm.replace(/^4\./, '1.')}: Select Model lists the provider's model next to the endpoint's; picking it switches to vscode-lm`, async function () {
+  it(`runs in VS Code ${CODE_SERVER_VERSIONS.lm.replace(/^4\./, '1.')}: Select Model lists the provider's models next to the endpoint's; picking them switches to vscode-lm, one to plan and one to build`, async function () {
     assert.ok(wb && server);
     await wb.runCommand('Planwise: Select Model');
     const rows = wb.page.locator(SELECTORS.quickInputRow);
-    await rows.filter({ hasText: LM_MODEL }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await rows.filter({ hasText: LM_ROW }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await rows.filter({ hasText: 'scripted-model' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const lmRow = await rows.filter({ hasText: LM_MODEL }).first().innerText();
+    const lmRow = await rows.filter({ hasText: LM_ROW }).first().innerText();
     assert.match(lmRow, /planwise-scripted/, `the row names the vendor: ${lmRow}`);
     assert.match(lmRow, /16000 input tokens/, `the row shows the context window: ${lmRow}`);
     await wb.screenshot('e2e-lm-01-select-model');
-    await pickQuickItem(wb, new RegExp(LM_MODEL));
+    await pickQuickItem(wb, LM_ROW);
     await pickQuickItem(wb, /^Planning and building/);
     // The provider switch and the model are two settings writes: wait for the second.
     const deadline = Date.now() + 15_000;
     while (userSettings()['planwise.planningModel'] !== 'scripted-lm' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
     }
+    // Building gets a model of its own.
+    await wb.runCommand('Planwise: Select Model');
+    await pickQuickItem(wb, /Scripted LM \(build\)/);
+    await pickQuickItem(wb, /^Building only/);
+    while (userSettings()['planwise.buildModel'] !== 'scripted-lm-build' && Date.now() < deadline + 15_000) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const s = userSettings();
     assert.equal(s['planwise.provider'], 'vscode-lm');
     assert.equal(s['planwise.planningModel'], 'scripted-lm');
+    assert.equal(s['planwise.buildModel'], 'scripted-lm-build');
     // Listing went to the endpoint's /models; no chat request was sent.
     assert.equal(model.requests.length, 0);
   });
@@ -250,7 +259,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     model.assertDrained();
   });
 
-  it('builds the approved plan through vscode.lm: the edit, the verify, the tracker at 100%', async function () {
+  it('builds the approved plan through vscode.lm with its own model: the edit, the verify, the tracker at 100%', async function () {
     assert.ok(wb);
     await openFile(wb, 'greet.js');
     await waitForEditorText(wb, "'Hi '");
@@ -272,7 +281,10 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
 
     const build = model.since(mark);
     assert.equal(build.length, 4);
-    for (const r of build) assert.equal(r.headers['x-planwise-e2e-via'], 'vscode-lm');
+    for (const r of build) {
+      assert.equal(r.headers['x-planwise-e2e-via'], 'vscode-lm');
+      assert.equal(r.body.model, 'scripted-lm-build', 'the build did not use the build model');
+    }
     assert.ok(
       build[0]!.body.tools?.some((t) => t.function.name === 'edit_file'),
       'the build had no edit tool',
@@ -303,6 +315,61 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     // wait for its next part. (This records what VS Code does; it is not what Planwise asserts.)
     const told = notes().some((n) => n.cancelled);
     console.log(`      provider's CancellationToken cancelled: ${told}`);
+    model.assertDrained();
+  });
+
+  it('a model VS Code does not offer: the message says to pick one; picked with Select Model, Retry plans with it; a model picked at the gate takes the revision', async function () {
+    assert.ok(wb);
+    await wb.runCommand('Planwise: Select Model');
+    await wb.page.locator(SELECTORS.quickInputBox).fill('gone-model');
+    await pickQuickItem(wb, /gone-model/);
+    await pickQuickItem(wb, /^Planning only/);
+    const deadline = Date.now() + 15_000;
+    while (userSettings()['planwise.planningModel'] !== 'gone-model' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const mark = model.mark();
+    await startPlanning(wb, 'Say hello in French');
+    const notice = await panel.waitFor('.pw-notice.pw-level-error', { text: /gone-model/ });
+    assert.equal(
+      (await notice.innerText()).split('\n').find((l) => l.includes('gone-model')),
+      'VS Code offers no language model \'gone-model\'. Run "Planwise: Select Model" to pick one of the models it offers ' +
+        '(GitHub Copilot must be signed in, or another extension must provide models).',
+    );
+    assert.equal(model.mark(), mark, 'a request went out for a model VS Code does not offer');
+
+    await wb.runCommand('Planwise: Select Model');
+    await pickQuickItem(wb, LM_ROW);
+    await pickQuickItem(wb, /^Planning only/);
+    while (userSettings()['planwise.planningModel'] !== 'scripted-lm' && Date.now() < deadline + 15_000) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    model.push(planTurn(greetingPlan('Greet in French')));
+    await (await panel.frame()).getByRole('button', { name: 'Retry' }).last().click();
+    await panel.waitFor('.pw-gate', { text: 'Greet in French' });
+    assert.equal(model.since(mark).length, 1);
+    assert.equal(model.since(mark)[0]!.body.model, 'scripted-lm');
+    assert.match(messageText(model.since(mark)[0]!.body.messages.at(-1)), /Say hello in French/);
+    model.assertDrained();
+
+    // At the gate, another planning model; the revision asked for goes to it (as an endpoint's would).
+    await wb.runCommand('Planwise: Select Model');
+    await pickQuickItem(wb, /Scripted LM \(build\)/);
+    await pickQuickItem(wb, /^Planning only/);
+    while (userSettings()['planwise.planningModel'] !== 'scripted-lm-build' && Date.now() < deadline + 30_000) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    model.push(planTurn(greetingPlan('Greet in French, formally'), 'Revised as asked.'));
+    const frame = await panel.frame();
+    await frame.getByRole('button', { name: /No, stay in Plan mode/ }).click();
+    const box = frame.locator('.pw-feedback textarea');
+    await box.waitFor({ state: 'visible' });
+    await box.fill('Use the formal greeting.');
+    await box.press('Control+Enter');
+    await panel.waitFor('.pw-gate', { text: 'Greet in French, formally' });
+    const revision = model.since(mark)[1]!;
+    assert.match(messageText(revision.body.messages.at(-1)), /Use the formal greeting/);
+    assert.equal(revision.body.model, 'scripted-lm-build', 'the revision did not go to the model picked at the gate');
     model.assertDrained();
   });
 });

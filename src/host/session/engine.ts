@@ -4,7 +4,7 @@
  * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
  */
 import type { ModelClient, Session, SessionDeps } from '../../core/index';
-import { LiveModelClient, type LiveInputs } from '../adapters/liveModelClient';
+import { LiveModelClient, LiveModelNames, type LiveInputs } from '../adapters/liveModelClient';
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
 import { once } from '../disposables';
@@ -43,7 +43,15 @@ const loadModules = once(async () => {
 export function createEngineAccess(parts: EngineParts): EngineAccess {
   const modelFor = async (settings: PlanwiseSettings): Promise<ModelClient> => {
     const own = await parts.providerModel?.(settings);
-    if (own) return new ObservedModelClient(own, parts.observer);
+    if (own) {
+      // No endpoint or key to follow; the model names follow the settings as below.
+      const names = () => {
+        const s = parts.settings();
+        return { planningModel: s.planningModel, buildModel: s.buildModel };
+      };
+      const created = { planningModel: settings.planningModel, buildModel: settings.buildModel };
+      return new ObservedModelClient(new LiveModelNames(own, names, created), parts.observer);
+    }
     const { OpenAI } = await loadModules();
     const key = await parts.apiKey();
     if (key === undefined && !isLocalEndpoint(settings.baseUrl)) throw new MissingApiKeyError(settings.baseUrl);
