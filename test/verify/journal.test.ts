@@ -193,7 +193,13 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
       assert.ok(resumed);
       const seen = h.events.length;
       resumed.verifier.signOff(file, '1', CHECK);
-      for (let i = 0; i < 200 && !readFileSync(file.replace(/\.md$/, '.tasks.md'), 'utf8').includes('[x]'); i++)
+      // Until the tracker file says so and the tracker's event arrived (the file may be written first).
+      const trackerEventSince = () => h!.events.slice(seen).some((e) => e.type === 'tracker.updated');
+      for (
+        let i = 0;
+        i < 200 && !(readFileSync(file.replace(/\.md$/, '.tasks.md'), 'utf8').includes('[x]') && trackerEventSince());
+        i++
+      )
         await new Promise((r) => setTimeout(r, 10));
       const updated = h.events.slice(seen).filter((e) => e.type === 'tracker.updated');
       assert.deepEqual(
