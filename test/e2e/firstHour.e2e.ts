@@ -2,15 +2,30 @@
 // the first-run setup card pointed at a local server (Test connection, no key asked) and the first
 // plan; the gate in a 300 px side bar with the header and all three choices in view; from "Focus on
 // Planning View" to approving in at most 5 Tab presses; and a reload mid-stream that comes back as
-// "Interrupted — Resume".
+// "Interrupted — Resume"; a 401 that ends the turn with one error, then the key set and Retry sending
+// the same request with it; and keyboard only through a gate whose recommended choice is not the
+// first, each of its three choices reached (Chromium's accessibility tree names the focus) in at
+// most 5 Tab presses and activated with Enter.
 // Screenshots: test-artifacts/e2e/first-hour-*.png (the README's docs/ images come from these).
 import assert from 'node:assert/strict';
 import { sse } from '../support/scriptedServer';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
 import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { planResponse } from '../support/sessionHarness';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
-import { ModelScript } from './support/modelScript';
-import { FOCUS_PANEL, Panel, reloadWindow, startPlanning, widenSidebar } from './support/ui';
+import { focusView, tabTo, waitForFocus } from './support/keyboard';
+import { messageText, ModelScript } from './support/modelScript';
+import { Panel, reloadWindow, setApiKey, startPlanning, waitForPalette, widenSidebar } from './support/ui';
+
+/** A plan whose request used 80k tokens of the 128k window (62%): the gate recommends a fresh thread. */
+const bigPlanTurn = (title: string) =>
+  sse.textTurn(planResponse(greetingPlan(title), 'Here is the plan.'), { usage: [80_000, 120] });
+
+const CHOICES = {
+  execute: 'Yes, implement this plan',
+  fresh: 'Yes, clear context and implement',
+  stay: 'No, stay in Plan mode',
+} as const;
 
 describe('e2e: the first hour (installed VSIX)', function () {
   let ws: Workspace;
@@ -59,7 +74,12 @@ describe('e2e: the first hour (installed VSIX)', function () {
     const url = card.getByLabel('Base URL');
     await url.fill(model.baseURL);
     await card.getByRole('combobox', { name: /^Model/ }).fill('scripted-model');
-    assert.equal(await card.locator('.pw-key-row').count(), 0, 'no key field for a loopback endpoint');
+    // The host judges the typed URL (loopback or not) and answers with the card's new state: wait
+    // for that answer, which takes the key row away, rather than reading the card before it came.
+    await card
+      .locator('.pw-key-row')
+      .waitFor({ state: 'detached', timeout: 15_000 })
+      .catch(() => assert.fail('a key field is still asked for a loopback endpoint'));
     await frame.getByTestId('setup-test').click();
     await panel.waitFor('.pw-setup-test.pw-test-ok');
     await wb.screenshot('first-hour-1-setup-card');
@@ -77,8 +97,9 @@ describe('e2e: the first hour (installed VSIX)', function () {
   it('the gate in a 300 px side bar: header and all three choices in view; Tab from the view reaches approve in <= 5', async function () {
     assert.ok(wb);
     await widenSidebar(wb, 300);
-    await wb.page.waitForTimeout(500);
     const frame = await panel.frame();
+    // The webview follows the sash once its layout has run: wait for its width, not for a time.
+    await frame.waitForFunction(() => window.innerWidth <= 310, undefined, { timeout: 10_000, polling: 100 });
     const view = await frame.evaluate(() => ({
       width: window.innerWidth,
       height: window.innerHeight,
@@ -98,15 +119,9 @@ describe('e2e: the first hour (installed VSIX)', function () {
     await wb.screenshot('first-hour-2-gate-300px');
 
     // Keyboard only: focus the view from the palette, then Tab to the first choice.
-    await wb.runCommand(FOCUS_PANEL);
-    await wb.page.waitForTimeout(500);
-    const active = async () => (await panel.frame()).evaluate(() => document.activeElement?.textContent?.trim() ?? '');
-    let presses = 0;
-    while (!/^Yes, implement this plan/.test(await active()) && presses < 8) {
-      await wb.page.keyboard.press(presses === 0 && /^Yes, clear context/.test(await active()) ? 'Shift+Tab' : 'Tab');
-      presses++;
-    }
-    assert.ok(presses <= 5, `${presses} Tab presses from the view to the first choice (at: ${await active()})`);
+    await focusView(wb, panel);
+    const reached = await tabTo(wb, panel, '.pw-choice', CHOICES.execute);
+    assert.ok(reached.presses <= 5, `${reached.presses} presses from the view to the first choice`);
     model.push(sse.textTurn('Nothing needed changing.'));
     await wb.page.keyboard.press('Enter');
     await panel.waitFor('.pw-assistant', { text: 'Nothing needed changing.' });
@@ -130,5 +145,133 @@ describe('e2e: the first hour (installed VSIX)', function () {
     await wb.screenshot('first-hour-4-resumed');
     await (await panel.frame()).getByRole('button', { name: /No, stay in Plan mode/ }).click();
     await (await panel.frame()).locator('.pw-feedback textarea').press('Escape');
+  });
+
+  it('a 401 ends the turn with one error, Retry and Change provider; the key set, Retry sends the same request with it', async function () {
+    assert.ok(wb);
+    const task = 'Greet politely after a 401';
+    const mark = model.mark();
+    // OpenAI's answer to a request without a valid key.
+    model.push(
+      sse.httpError(401, 'Incorrect API key provided.', { type: 'invalid_request_error', code: 'invalid_api_key' }),
+    );
+    await startPlanning(wb, task);
+    const error = await panel.waitFor('.pw-notice.pw-level-error', { text: /401/ });
+    const text = await error.innerText();
+    assert.match(text, /requires an API key and none is set \(401: Incorrect API key provided/);
+    assert.match(text, /Set the API key for this endpoint and try again\./);
+    const frame = await panel.frame();
+    assert.equal(await frame.locator('.pw-notice.pw-level-error').count(), 1, 'the error is shown once');
+    // Told once on screen (the polite live region, visually hidden, announces it as well).
+    const onScreen = await frame.evaluate(() => {
+      const copy = document.body.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('.pw-sr-only').forEach((e) => e.remove());
+      return copy.textContent ?? '';
+    });
+    assert.equal(onScreen.split('Incorrect API key provided').length - 1, 1, 'the 401 is told once');
+    await frame.getByTestId('notice-retry').waitFor({ state: 'visible' });
+    await frame.getByTestId('notice-change-provider').waitFor({ state: 'visible' });
+    assert.equal(await frame.locator('.pw-user').filter({ hasText: task }).count(), 1, 'the task is in the transcript');
+    // The turn ended: nothing runs (Stop is gone, Start Planning is offered again), no spinner.
+    await waitForPalette(
+      wb,
+      (l) => l.includes('Planwise: Start Planning') && !l.includes('Planwise: Stop'),
+      'offered Start Planning without Stop after the 401',
+    );
+    const state = frame.locator('.pw-header .pw-state');
+    assert.notEqual((await state.innerText()).trim(), 'Planning', 'the panel is stuck in Planning');
+    assert.equal(await state.locator('.pw-ring').count(), 0, 'the header still spins');
+    assert.equal(model.since(mark).length, 1);
+    await wb.screenshot('first-hour-5-401');
+
+    // The person sets the key (VS Code's password box) and presses Retry: the task is not retyped.
+    const key = 'sk-first-hour-e2e';
+    await setApiKey(wb, key);
+    model.push(planTurn(greetingPlan('Greet politely')));
+    await (await panel.frame()).getByTestId('notice-retry').click();
+    await panel.waitFor('.pw-gate', { text: 'Greet politely' });
+    const [refused, retried] = model.since(mark);
+    assert.equal(model.since(mark).length, 2, 'Retry sent one request');
+    assert.equal(refused!.headers.authorization, 'Bearer not-needed');
+    assert.equal(retried!.headers.authorization, `Bearer ${key}`, 'the retried request carries the key');
+    const said = (r: typeof retried) => r!.body.messages.map((m) => `${String(m['role'])}: ${messageText(m)}`);
+    assert.deepEqual(said(retried), said(refused), 'Retry sent the same request again');
+    assert.match(messageText(retried!.body.messages.at(-1)), new RegExp(task));
+    const after = await panel.frame();
+    assert.equal(await after.locator('.pw-user').filter({ hasText: task }).count(), 1, 'the task is shown once');
+    assert.equal(
+      await after.locator('.pw-notice.pw-level-error').count(),
+      0,
+      'the old error is gone after the success',
+    );
+    await wb.screenshot('first-hour-6-retried');
+  });
+
+  it('keyboard only through a gate that recommends a fresh thread: each choice in <= 5 Tab presses, then Enter', async function () {
+    assert.ok(wb);
+    const counts: Record<string, number> = {};
+    // Gate 1: the plan's request used 62% of the window, so the second choice is the recommended one.
+    model.push(bigPlanTurn('Greet in French'));
+    await startPlanning(wb, 'Greet in French too');
+    await panel.waitFor('.pw-gate', { text: 'Greet in French' });
+    const primary = await panel.waitFor('.pw-choice-primary');
+    assert.match(await primary.innerText(), /^Yes, clear context and implement\s+Recommended · context 6\d% used\.$/);
+    const order = await (await panel.locator('.pw-choice .pw-choice-title')).allInnerTexts();
+    assert.deepEqual(order, [CHOICES.execute, CHOICES.fresh, CHOICES.stay], 'the recommended choice is not first');
+
+    // From "Focus on Planning View": the focus lands on the recommended choice.
+    await focusView(wb, panel);
+    const landed = await waitForFocus(wb, panel, CHOICES.fresh);
+    assert.equal(landed.role, 'button');
+    assert.match(landed.description, /^Recommended · context 6\d% used\.$/);
+    await wb.screenshot('first-hour-7-keyboard-gate');
+
+    // "No, stay in Plan mode": Tab, Enter, type the feedback, Ctrl+Enter.
+    const stay = await tabTo(wb, panel, '.pw-choice-stay', CHOICES.stay);
+    counts[CHOICES.stay] = stay.presses;
+    assert.equal(stay.focused.role, 'button');
+    await wb.page.keyboard.press('Enter');
+    await waitForFocus(wb, panel, 'What should change?');
+    model.push(bigPlanTurn('Greet with Bonjour'));
+    const reviseMark = model.mark();
+    await wb.page.keyboard.type('Say Bonjour.');
+    await wb.page.keyboard.press('Control+Enter');
+    await panel.waitFor('.pw-gate', { text: 'Greet with Bonjour' });
+    assert.match(messageText(model.requests[reviseMark]!.body.messages.at(-1)), /Say Bonjour\./);
+
+    // Gate 2 (revision 2): the focus is on the recommended choice again; "Yes, implement this plan".
+    await waitForFocus(wb, panel, CHOICES.fresh);
+    const execute = await tabTo(wb, panel, '.pw-choice:not(.pw-choice-primary):not(.pw-choice-stay)', CHOICES.execute);
+    counts[CHOICES.execute] = execute.presses;
+    const buildMark = model.mark();
+    model.push(sse.textTurn('Bonjour is in place already; nothing to change.'));
+    await wb.page.keyboard.press('Enter');
+    await panel.waitFor('.pw-assistant', { text: 'Bonjour is in place already' });
+    const here = model.requests[buildMark]!.body.messages;
+    assert.ok(here.length > 2, 'this thread was built in, not a fresh one');
+    assert.ok(JSON.stringify(here).includes('Greet in French too'), 'the thread kept the task');
+
+    // Gate 3: the recommended choice itself, with no Tab at all.
+    model.push(bigPlanTurn('Greet in German'));
+    await startPlanning(wb, 'Greet in German too');
+    await panel.waitFor('.pw-gate', { text: 'Greet in German' });
+    await focusView(wb, panel);
+    const fresh = await tabTo(wb, panel, '.pw-choice-primary', CHOICES.fresh);
+    counts[CHOICES.fresh] = fresh.presses;
+    const freshMark = model.mark();
+    model.push(sse.textTurn('German greeting: nothing to change.'));
+    await wb.page.keyboard.press('Enter');
+    await panel.waitFor('.pw-assistant', { text: 'German greeting: nothing to change.' });
+    assert.deepEqual(
+      model.requests[freshMark]!.body.messages.map((m) => m['role']),
+      ['system', 'user'],
+      'the fresh thread starts with the system prompt and the handover',
+    );
+
+    console.log(`      Tab presses from the focus to each choice: ${JSON.stringify(counts)}`);
+    for (const [choice, n] of Object.entries(counts)) assert.ok(n <= 5, `${n} presses to "${choice}"`);
+    assert.deepEqual(Object.keys(counts).sort(), Object.values(CHOICES).slice().sort());
+    assert.ok(counts[CHOICES.stay]! > 0 && counts[CHOICES.execute]! > 0, 'two choices needed Tab presses');
+    assert.equal(model.pending, 0, 'every scripted turn was asked for');
   });
 });

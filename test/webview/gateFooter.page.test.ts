@@ -127,6 +127,24 @@ describe('the gate footer at a 300 px sidebar, in Chromium', function () {
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.equal(primary.n, 1);
     assert.notEqual(primary.bg, secondary, 'the primary choice is styled apart from the other two');
+    // Each choice is named by its title alone; the line under it is its description.
+    const names = await page.locator('.pw-choice').evaluateAll((els) =>
+      els.map((el) =>
+        ['aria-labelledby', 'aria-describedby'].map((attr) =>
+          (el.getAttribute(attr) ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' '),
+        ),
+      ),
+    );
+    assert.deepEqual(
+      names.map(([name]) => name),
+      ['Yes, implement this plan', 'Yes, clear context and implement', 'No, stay in Plan mode'],
+    );
+    assert.match(names[1]![1]!, /^Recommended · context \d+% used\.$/);
+    for (const name of ['Yes, implement this plan', 'Yes, clear context and implement', 'No, stay in Plan mode'])
+      await page.getByRole('button', { name, exact: true }).waitFor({ timeout: 2000 });
   });
 
   it('the feedback box replaces the composer, still with everything in view', async () => {

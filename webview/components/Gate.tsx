@@ -88,6 +88,8 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
   const problems = gate.validation.problems.length;
   const revisionLine = `revision ${gate.revision}${gate.author === 'person' ? ' · your edit' : ''}${gate.changes ? ` · ${gate.changes}` : gate.revision <= 1 ? ' · first draft' : ''}`;
 
+  // Each choice is named by its title alone and described by its line under it, so a screen reader
+  // says "Yes, implement this plan, button" and then "Recommended · Build here, with this thread."
   const choice = (decision: 'execute' | 'fresh_context', title: string, sub: string) => {
     const primary = decision === recommended;
     return (
@@ -96,10 +98,14 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
         ref={primary ? primaryRef : undefined}
         class={`pw-choice${primary ? ' pw-choice-primary' : ''}`}
         disabled={locked}
+        aria-labelledby={`${titleId}-${decision}`}
+        aria-describedby={`${titleId}-${decision}-sub`}
         onClick={() => approve(decision)}
       >
-        <span class="pw-choice-title">{title}</span>
-        <span class="pw-choice-sub">
+        <span id={`${titleId}-${decision}`} class="pw-choice-title">
+          {title}
+        </span>
+        <span id={`${titleId}-${decision}-sub`} class="pw-choice-sub">
           {primary ? <strong class="pw-choice-rec">Recommended · </strong> : null}
           {sub}
         </span>
@@ -190,10 +196,14 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
           disabled={locked}
           aria-expanded={revising}
           aria-controls={feedbackId}
+          aria-labelledby={`${titleId}-stay`}
+          aria-describedby={`${titleId}-stay-sub`}
           onClick={() => setRevising(true)}
         >
-          <span class="pw-choice-title">No, stay in Plan mode</span>
-          <span class="pw-choice-sub">
+          <span id={`${titleId}-stay`} class="pw-choice-title">
+            No, stay in Plan mode
+          </span>
+          <span id={`${titleId}-stay-sub`} class="pw-choice-sub">
             {open > 0
               ? `Sends the ${openText} to the planner, with your note; nothing is built.`
               : 'Say what to change; nothing is built.'}

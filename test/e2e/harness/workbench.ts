@@ -101,13 +101,30 @@ export async function openWorkbench(
       // The palette lists the commands known when it was filled: an extension whose contributions
       // arrive later (right after load) shows up only when the text changes, so type it again. Right
       // after a load the workbench may also close the palette while it restores focus: open it again.
+      // Under load the list can take seconds to follow the text: it is retyped only once it has
+      // filtered (its labels carry match highlights, or it says nothing matches) without the row,
+      // never while it still shows what it showed before.
+      const filtered = page.locator(
+        `${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel} .highlight, ${SELECTORS.quickInput} .quick-input-message:has-text("No matching")`,
+      );
+      const rowOrFiltered = async (): Promise<boolean> => {
+        const until = Date.now() + left(15_000);
+        let filteredSince: number | undefined;
+        for (;;) {
+          if (await row.isVisible().catch(() => false)) return true;
+          if ((await filtered.count().catch(() => 0)) > 0) {
+            filteredSince ??= Date.now();
+            // Filtered for a second and still no row: the command is not offered (yet).
+            if (Date.now() - filteredSince >= 1000) return false;
+          } else filteredSince = undefined;
+          if (Date.now() >= until) return false;
+          await page.waitForTimeout(100);
+        }
+      };
       for (;;) {
         if (await open()) {
           await box.fill(`>${title}`).catch(() => undefined);
-          const found = await row.waitFor({ state: 'visible', timeout: left(3000) }).then(
-            () => true,
-            () => false,
-          );
+          const found = await rowOrFiltered();
           if (
             found &&
             (await row.click({ timeout: left(3000) }).then(

@@ -105,16 +105,74 @@ export async function pickQuickItem(wb: Workbench, label: RegExp): Promise<void>
   await row.click();
 }
 
-/** The labels the command palette offers for `text` (then closes it). */
+/**
+ * The labels the command palette offers for `text` (then closes it). It reads the rows once the
+ * palette's list has filtered to `text` (its first row matches it, or it says nothing matches) and
+ * two reads agree, instead of after a fixed wait.
+ */
 export async function paletteEntries(wb: Workbench, text: string): Promise<string[]> {
-  await wb.page.keyboard.press('F1');
   const box = wb.page.locator(SELECTORS.quickInputBox);
-  await box.waitFor({ state: 'visible', timeout: 10_000 });
+  if (!(await box.isVisible())) {
+    await wb.page.keyboard.press('F1');
+    if (
+      !(await box.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await wb.page.keyboard.press('Control+Shift+P');
+      await box.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+  }
   await box.fill(`>${text}`);
-  await wb.page.waitForTimeout(1000);
-  const labels = await wb.page.locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`).allInnerTexts();
-  await box.press('Escape');
-  return labels.map((l) => l.trim());
+  const rows = wb.page.locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`);
+  const empty = wb.page.locator(`${SELECTORS.quickInput} .quick-input-message`).filter({ hasText: /No matching/ });
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  // The list has caught up with the text once its first row matches it (fuzzy matches may follow).
+  const filtered = (labels: string[]) => labels.length > 0 && words.every((w) => labels[0]!.toLowerCase().includes(w));
+  let last: string[] | undefined;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    let labels = (await rows.allInnerTexts()).map((l) => l.trim());
+    const none =
+      (labels.length === 0 && (await empty.isVisible())) || (labels.length === 1 && /^No matching/.test(labels[0]!));
+    if (none) labels = [];
+    if ((filtered(labels) || none) && last !== undefined && last.join('\n') === labels.join('\n')) {
+      await box.press('Escape');
+      return labels;
+    }
+    if (Date.now() >= deadline) {
+      await box.press('Escape');
+      throw new Error(
+        `The command palette never settled on ">${text}" (it showed: ${labels.slice(0, 8).join('; ') || 'nothing'}).`,
+      );
+    }
+    last = labels;
+    await wb.page.waitForTimeout(150);
+  }
+}
+
+/**
+ * Waits until the command palette's offer for "Planwise:" satisfies `ready` (commands come and go
+ * with the context keys, e.g. Start Planning only while nothing runs), reopening it to read again.
+ */
+export async function waitForPalette(
+  wb: Workbench,
+  ready: (labels: readonly string[]) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const labels = await paletteEntries(wb, 'Planwise:');
+    if (ready(labels)) return labels;
+    if (Date.now() >= deadline) {
+      throw new Error(`The command palette never ${what} within ${timeoutMs} ms; it offers: ${labels.join('; ')}`);
+    }
+  }
 }
 
 /** How long `openFile` waits for the quick-open box after each press of its keybinding. */
