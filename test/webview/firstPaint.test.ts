@@ -1,11 +1,14 @@
+import './setupDom';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { FIRST_PAINT_MARK, markFirstPaint, type FirstPaintDetail } from '../../webview/firstPaint';
 
 describe('webview: the first meaningful paint mark', () => {
-  const saved = { document: globalThis.document, raf: globalThis.requestAnimationFrame };
+  // Saved when the tests run, not when the file loads: the suite's shared DOM must come back as it was.
+  let saved: { document: Document; raf: typeof globalThis.requestAnimationFrame };
   let frames: (() => void)[];
   beforeEach(() => {
+    saved = { document: globalThis.document, raf: globalThis.requestAnimationFrame };
     const dom = new JSDOM(`<body data-resolved-at="${Date.now() - 40}"></body>`);
     globalThis.document = dom.window.document;
     frames = [];
