@@ -1,10 +1,11 @@
 // `planwise.provider: vscode-lm` in a real VS Code whose Language Model API is final (code-server
 // 4.106.3 = VS Code 1.106.3, the harness's `lm` install): a test extension (fixtures/scripted-lm)
 // registers a chat model provider with `vscode.lm.registerLanguageModelChatProvider`, and Planwise,
-// with no API key, plans and builds through `vscode.lm`: Select Model lists the model next to the
-// endpoint's; VS Code's consent prompt (the model requires authorization, as Copilot's do), declined
-// then allowed; Start Planning, a thinking part, a tool call, the interview, the plan at the gate, the
-// build; and Stop while the model is silent mid-answer.
+// with no API key, plans and builds through `vscode.lm`: Select Model lists its models next to the
+// endpoint's (one to plan, one to build); VS Code's consent prompt (the model requires authorization,
+// as Copilot's do), declined then allowed; Start Planning, a thinking part, a tool call, the
+// interview, the plan at the gate, the build; Stop while the model is silent mid-answer; a model VS
+// Code does not offer, then Retry; a planning model picked at the gate taking the revision.
 //
 // The provider answers with the scripted model server's turns (each LM request becomes one chat
 // request there, marked `x-planwise-e2e-via: vscode-lm`), so the scenario scripts and reads the model
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { sse } from '../support/scriptedServer';
 import {
   CODE_SERVER_VERSIONS,
+  SELECTORS,
   buildPlanwiseVsix,
   fixturesDir,
   listExtensions,
@@ -46,7 +48,6 @@ import {
   widenSidebar,
 } from './support/ui';
 import { saveLogs, screenshotOnFailure } from './support/artifacts';
-import { SELECTORS } from './harness';
 
 /** The planning model's row in Select Model (not "Scripted LM (build)"). */
 const LM_ROW = /Scripted LM(?! \(build\))/;
@@ -62,11 +63,11 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
   let wb: Workbench | undefined;
   let panel: Panel;
 
-  const countLog = () => path.join(ws.root, '..', `${path.basename(ws.root)}-lm-counts.jsonl`);
+  const notesFile = () => path.join(ws.root, '..', `${path.basename(ws.root)}-lm-notes.jsonl`);
   /** What the provider noted: each token count and each cancellation (see fixtures/scripted-lm). */
   const notes = (): { countTokens?: number; cancelled?: boolean }[] =>
-    existsSync(countLog())
-      ? readFileSync(countLog(), 'utf8')
+    existsSync(notesFile())
+      ? readFileSync(notesFile(), 'utf8')
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l) as { countTokens?: number; cancelled?: boolean })
@@ -91,7 +92,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
       }),
       // The model requires authorization, so VS Code asks for consent as it does for Copilot's.
-      env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: countLog(), PLANWISE_E2E_LM_CONSENT: '1' },
+      env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: notesFile(), PLANWISE_E2E_LM_CONSENT: '1' },
       args: ['--enable-proposed-api', 'planwise-test.scripted-lm'],
     });
     const installed = listExtensions(server);
@@ -115,7 +116,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     await wb?.close();
     await server?.stop();
     await model?.close();
-    if (ws) rmSync(countLog(), { force: true });
+    if (ws) rmSync(notesFile(), { force: true });
     ws?.cleanup();
     if (fixture) rmSync(path.dirname(fixture.file), { recursive: true, force: true });
   });
