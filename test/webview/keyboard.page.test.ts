@@ -94,7 +94,11 @@ describe('keyboard and screen reader in Chromium', function () {
       (document.activeElement as HTMLElement | null)?.blur();
       window.dispatchEvent(new Event('focus'));
     });
-    assert.match((await active()).text, /^Yes, clear context and implement/, 'the view focus lands on the gate\'s primary choice');
+    assert.match(
+      (await active()).text,
+      /^Yes, clear context and implement/,
+      "the view focus lands on the gate's primary choice",
+    );
     let presses = 0;
     while (!/^Yes, implement this plan/.test((await active()).text) && presses < 10) {
       await page.keyboard.press('Shift+Tab');
