@@ -19,7 +19,11 @@ function afterNextPaint(painted: () => void): void {
   // rAF runs before the frame's style, layout and paint; a task queued from it runs after them.
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => painted();
+    channel.port1.onmessage = () => {
+      // Closed once used: an open port is a live handle (it kept the test process running).
+      channel.port1.close();
+      painted();
+    };
     channel.port2.postMessage(undefined);
   });
 }
