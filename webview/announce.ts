@@ -1,7 +1,6 @@
 /**
  * What the polite live region says when the panel's state changes: planning started, a question
- * was asked, the plan is ready, a call was blocked, a build step is done. (An error notice is an
- * alert of its own, so it is not repeated here.) Pure: it reads
+ * was asked, the plan is ready, a call was blocked, a build step is done, an error. Pure: it reads
  * the facts the host sent (the engine's counts and outcomes), two states at a time.
  */
 import type { TranscriptItem, ViewState } from '../src/protocol';
@@ -44,7 +43,7 @@ function rowNews(before: readonly TranscriptItem[], after: readonly TranscriptIt
     if (i.kind === 'tool_call' && i.outcome === 'blocked' && (was?.kind !== 'tool_call' || was.outcome !== 'blocked')) {
       out.push(`Blocked call: ${i.name}. ${i.verdict?.reason.replace(/^blocked:\s*/i, '') ?? ''}`.trim());
     }
-    // An error notice is its own alert (role="alert"): saying it here too would read it twice.
+    if (i.kind === 'notice' && i.level === 'error' && !was) out.push(`Error: ${i.text}`);
     if (i.kind === 'build_report' && !was) {
       out.push(`Build ${i.outcome}: ${i.counts.stepsDone} of ${i.counts.stepsTotal} steps done.`);
     }

@@ -22,9 +22,12 @@ describe('panel: a failed request', () => {
       },
       { op: 'lifecycle.set', lifecycle: { state: 'planning', mode: 'plan', busy: false } },
     ]);
-    const alerts = p.getAllByRole('alert');
-    assert.equal(alerts.length, 1);
-    assert.match(alerts[0]!.textContent!, /connection refused/);
+    // One error on screen, said once: by the polite live region, not by a live role of its own.
+    const errors = p.container.querySelectorAll('.pw-notice.pw-level-error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.textContent!, /connection refused/);
+    assert.equal(p.queryAllByRole('alert').length, 0);
+    assert.match(p.getByTestId('announcer').textContent!, /^Error: Cannot reach the model/);
     assert.ok(p.getByText('add a greeting helper'), 'the message stays in the transcript');
     assert.equal(p.container.querySelector('.pw-header .pw-ring'), null, 'no spinner');
     fireEvent.click(p.getByTestId('notice-retry'));

@@ -166,7 +166,12 @@ function ItemView({ item }: { item: TranscriptItem }) {
       );
     case 'notice':
       return (
-        <div class={`pw-item pw-notice pw-level-${item.level}`} role={item.level === 'info' ? 'status' : 'alert'}>
+        // An error is said by the panel's polite live region (announce.ts); a live role here too
+        // would have a screen reader read it twice. Warnings, which it does not say, are alerts.
+        <div
+          class={`pw-item pw-notice pw-level-${item.level}`}
+          {...(item.level === 'error' ? {} : { role: item.level === 'info' ? 'status' : 'alert' })}
+        >
           <Icon name={NOTICE_ICON[item.level]} /> <span>{item.text}</span>
           <NoticeActions item={item} />
         </div>
