@@ -34,7 +34,7 @@ export async function listModels(
     clearTimeout(timer);
   }
   if (response.status === 401 || response.status === 403) {
-    throw new Error(
+    throw new KeyRefusedError(
       `${url} refused the request (HTTP ${response.status}): set a valid key with "Planwise: Set API Key".`,
     );
   }
@@ -56,4 +56,9 @@ export async function listModels(
     )
     .filter((id): id is string => typeof id === 'string' && id !== '');
   return { ids: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
+}
+
+/** The endpoint refused the model list for want of a valid key (HTTP 401 or 403). */
+export class KeyRefusedError extends Error {
+  override readonly name = 'KeyRefusedError';
 }

@@ -74,9 +74,14 @@ export const SetupStateSchema = z.object({
     z.object({ ok: z.literal(true), url: z.string(), completed: z.boolean() }),
     z.object({ ok: z.literal(false), error: z.string() }),
   ]),
-  /** The endpoint is on this machine or a private network: no key field. */
+  /** The endpoint is on this machine or a private network (it usually needs no key). */
   local: z.boolean(),
   hasKey: z.boolean(),
+  /**
+   * The card offers the key: for an endpoint off this machine, and for a local one that refused a
+   * request for want of a key (HTTP 401/403: a local proxy) or already has one stored.
+   */
+  keyRow: z.boolean(),
   /** The endpoint's model list (Select Model), or why it could not be read. */
   models: z
     .object({ status: z.enum(['loading', 'ready', 'failed']), ids: z.array(z.string()), error: z.string().optional() })

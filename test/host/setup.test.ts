@@ -1,12 +1,13 @@
 /** The setup card's behaviour (host side): first run, prefilled URLs, the model list, Test connection, Save. */
 import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, type PlanwiseSettings } from '../../src/host/config';
+import { KeyRefusedError } from '../../src/host/models';
 import { SetupService, choiceOf, providerLabel, setupNeeded } from '../../src/host/setup/setupService';
 import type { SetupState } from '../../src/protocol';
 
 function setup(
   over: Partial<PlanwiseSettings> = {},
-  opts: { hasKey?: boolean; models?: Record<string, string[]> } = {},
+  opts: { hasKey?: boolean; models?: Record<string, string[]>; refusesWithoutKey?: string[] } = {},
 ) {
   let settings: PlanwiseSettings = { ...DEFAULT_SETTINGS, ...over };
   const shown: (SetupState | null)[] = [];
@@ -22,6 +23,11 @@ function setup(
     apiKey: async () => (opts.hasKey ? 'sk-test' : undefined),
     listModels: async (url, key) => {
       listed.push(`${url}${key ? ' (key)' : ''}`);
+      if (!key && opts.refusesWithoutKey?.includes(url)) {
+        throw new KeyRefusedError(
+          `${url}/models refused the request (HTTP 401): set a valid key with "Planwise: Set API Key".`,
+        );
+      }
       const ids = opts.models?.[url];
       if (!ids)
         throw new Error(
@@ -88,6 +94,33 @@ describe('setup card (host)', () => {
       'planningModel=qwen2.5-coder:14b',
     ]);
     assert.equal(t.last(), null, 'the card closes');
+  });
+
+  it('a local endpoint that refuses for want of a key (a local proxy, after a 401): the card offers the key, and sends it once stored', async () => {
+    const url = 'http://localhost:4000/v1';
+    const t = setup({ baseUrl: url }, { models: { [url]: ['proxy-model'] }, refusesWithoutKey: [url] });
+    t.service.open('requested');
+    assert.equal(t.last()!.local, true);
+    assert.equal(t.last()!.keyRow, false, 'a local endpoint is not asked for a key up front');
+    await t.flush();
+    assert.equal(t.last()!.models?.status, 'failed');
+    assert.equal(t.last()!.keyRow, true, 'it refused for want of a key: the key row shows');
+    await t.service.test(t.last()!.draft);
+    assert.match(t.last()!.test!.text, /HTTP 401/);
+    assert.equal(t.last()!.keyRow, true);
+    // Another local endpoint that never refused is still not asked.
+    t.service.edit({ choice: 'other', baseUrl: 'http://localhost:11434/v1', model: 'm' });
+    assert.equal(t.last()!.keyRow, false);
+  });
+
+  it('a stored key goes to a local endpoint too (the card lists its models with it)', async () => {
+    const url = 'http://localhost:4000/v1';
+    const t = setup({ baseUrl: url }, { hasKey: true, models: { [url]: ['proxy-model'] }, refusesWithoutKey: [url] });
+    t.service.open('requested');
+    await t.flush();
+    assert.deepEqual(t.last()!.models, { status: 'ready', ids: ['proxy-model'] });
+    assert.equal(t.listed.at(-1), `${url} (key)`);
+    assert.equal(t.last()!.keyRow, true, 'a stored key can be changed from the card');
   });
 
   it('a URL without a scheme is completed; an unusable one is explained and not saved', async () => {

@@ -150,6 +150,7 @@ describe('contrast in the four themes (Chromium)', function () {
           draft: { choice: 'other', baseUrl: 'ftp://x', model: '' },
           url: { ok: false, error: '"ftp://x" must start with http:// or https://.' },
           local: false,
+          keyRow: true,
           hasKey: false,
           models: { status: 'failed', ids: [], error: 'Could not reach it.' },
           test: { status: 'failed', text: 'Could not reach http://x/models: connection refused.' },

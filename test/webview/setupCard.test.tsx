@@ -9,6 +9,7 @@ const base: SetupState = {
   url: { ok: true, url: 'https://api.openai.com/v1', completed: false },
   local: false,
   hasKey: false,
+  keyRow: true,
   models: null,
   test: null,
 };
@@ -21,8 +22,15 @@ describe('panel: setup card', () => {
     assert.ok(p.getByText('No key is stored.'));
     fireEvent.click(p.getByText('Set key…'));
     assert.deepEqual(p.sent('setApiKey'), [{ type: 'setApiKey' }]);
-    p.update([{ op: 'setup.set', setup: { ...base, local: true, draft: { ...base.draft, choice: 'ollama' } } }]);
+    p.update([
+      { op: 'setup.set', setup: { ...base, local: true, keyRow: false, draft: { ...base.draft, choice: 'ollama' } } },
+    ]);
     assert.equal(p.queryByText('No key is stored.'), null, 'no key field for a loopback endpoint');
+    // A local endpoint that refused for want of a key (a local proxy): the host offers the key.
+    p.update([
+      { op: 'setup.set', setup: { ...base, local: true, keyRow: true, draft: { ...base.draft, choice: 'other' } } },
+    ]);
+    assert.ok(p.getByText('No key is stored.'));
   });
 
   it('posts each edit, Test connection and Save with the draft; shows the model list and the URL check', () => {
@@ -37,6 +45,7 @@ describe('panel: setup card', () => {
           draft: { choice: 'ollama', baseUrl: 'localhost:11434', model: '' },
           url: { ok: true, url: 'http://localhost:11434/v1', completed: true },
           local: true,
+          keyRow: false,
           models: { status: 'ready', ids: ['llama3.2', 'qwen2.5-coder:14b'] },
         },
       },

@@ -2,7 +2,8 @@
  * The setup card: where models come from. Choosing a provider prefills its base URL; the URL is
  * checked by the host on every edit (a URL without a scheme is completed, anything else says what
  * to type); the model picker lists the endpoint's models with free text as the fallback; the key
- * row shows only for endpoints off this machine, and the key is typed into VS Code's password box
+ * row shows for endpoints off this machine and for a local one that asked for a key (`keyRow`), and
+ * the key is typed into VS Code's password box
  * (secret storage), never here.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -86,7 +87,7 @@ export function SetupCard({ setup }: { setup: SetupState }) {
               : ''}
         </span>
       </label>
-      {setup.local ? null : (
+      {!setup.keyRow ? null : (
         <div class="pw-field pw-key-row">
           <span>API key</span>
           <span class="pw-field-note">{setup.hasKey ? 'A key is stored in secret storage.' : 'No key is stored.'}</span>

@@ -16,6 +16,7 @@ import {
 import { isPrivateHost, readEndpointUrl } from '../../node/endpointUrl';
 import { clause } from '../../node/messageText';
 import type { PlanwiseSettings } from '../config';
+import { KeyRefusedError } from '../models';
 
 export interface SetupDeps {
   settings(): PlanwiseSettings;
@@ -60,6 +61,8 @@ export function setupNeeded(s: PlanwiseSettings, hasKey: boolean): boolean {
 export class SetupService {
   private current: SetupState | null = null;
   private listedFor: string | undefined;
+  /** Endpoints that refused a request for want of a key: the card offers the key for them too. */
+  private readonly askedForKey = new Set<string>();
   private generation = 0;
 
   constructor(private readonly deps: SetupDeps) {}
@@ -142,14 +145,28 @@ export class SetupService {
     return true;
   }
 
-  private derive(draft: SetupDraft): Pick<SetupState, 'draft' | 'url' | 'local' | 'hasKey'> {
+  private derive(draft: SetupDraft): Pick<SetupState, 'draft' | 'url' | 'local' | 'hasKey' | 'keyRow'> {
     const lm = presetOf(draft.choice).provider === 'vscode-lm';
     const read = lm ? { ok: true as const, url: '', completed: false } : readEndpointUrl(draft.baseUrl);
     const url = read.ok
       ? { ok: true as const, url: read.url, completed: read.completed }
       : { ok: false as const, error: read.error };
     const local = lm || (read.ok && isPrivateHost(new URL(read.url).hostname));
-    return { draft, url, local, hasKey: this.deps.hasKey() };
+    const hasKey = this.deps.hasKey();
+    const keyRow = !lm && (!local || hasKey || (read.ok && this.askedForKey.has(read.url)));
+    return { draft, url, local, hasKey, keyRow };
+  }
+
+  /** The key to send: always off this machine; to a local endpoint only when one is stored. */
+  private async keyFor(local: boolean): Promise<string | undefined> {
+    return local && !this.deps.hasKey() ? undefined : this.deps.apiKey();
+  }
+
+  /** An endpoint refused for want of a key: from now on the card offers the key for it. */
+  private refusedKey(url: string, err: unknown): void {
+    if (!(err instanceof KeyRefusedError) || this.askedForKey.has(url)) return;
+    this.askedForKey.add(url);
+    if (this.current) this.set({ ...this.current, ...this.derive(this.current.draft) });
   }
 
   private set(state: SetupState): void {
@@ -171,9 +188,10 @@ export class SetupService {
     try {
       const ids = lm
         ? (await this.deps.lmModels()).map((m) => m.id)
-        : (await this.deps.listModels(target, c.local ? undefined : await this.deps.apiKey())).ids;
+        : (await this.deps.listModels(target, await this.keyFor(c.local))).ids;
       models = { status: 'ready', ids };
     } catch (err) {
+      this.refusedKey(target, err);
       models = { status: 'failed', ids: [], error: err instanceof Error ? err.message : String(err) };
     }
     if (gen !== this.generation || !this.current) return;
@@ -199,11 +217,16 @@ export class SetupService {
       const read = readEndpointUrl(draft.baseUrl);
       if (!read.ok) return { status: 'failed', text: read.error };
       const local = isPrivateHost(new URL(read.url).hostname);
-      const { ids } = await this.deps.listModels(read.url, local ? undefined : await this.deps.apiKey());
-      return {
-        status: 'ok',
-        text: `Connected to ${read.url}: it offers ${ids.length} model${ids.length === 1 ? '' : 's'}.${this.modelNote(draft.model, ids)}`,
-      };
+      try {
+        const { ids } = await this.deps.listModels(read.url, await this.keyFor(local));
+        return {
+          status: 'ok',
+          text: `Connected to ${read.url}: it offers ${ids.length} model${ids.length === 1 ? '' : 's'}.${this.modelNote(draft.model, ids)}`,
+        };
+      } catch (err) {
+        this.refusedKey(read.url, err);
+        throw err;
+      }
     } catch (err) {
       return { status: 'failed', text: `${clause(err instanceof Error ? err.message : String(err))}.` };
     }
