@@ -184,6 +184,10 @@ function install(inst, force) {
     // the Node major in npm's user agent, and node-gyp builds against that Node's headers.
     env.PATH = `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`;
     env.npm_config_nodedir = path.resolve(path.dirname(node), '..');
+    // Run from `npm test`, the outer npm (on the machine's Node) exported its own user agent and
+    // Node path; npm reads npm_config_* from the environment, so the inner npm would report the
+    // outer Node to code-server's postinstall ("requires node v22"). Drop them: it sets its own.
+    for (const inherited of ['npm_config_user_agent', 'npm_node_execpath', 'NODE']) delete env[inherited];
   } else if (
     // node-gyp must find Node's headers locally: nothing can be downloaded here.
     !env.npm_config_nodedir &&
