@@ -36,13 +36,20 @@ describe('panel: setup card', () => {
   it('posts each edit, Test connection and Save with the draft; shows the model list and the URL check', () => {
     const p = mountPanel({ state: { setup: base } });
     fireEvent.change(p.getByRole('combobox', { name: 'Provider' }), { target: { value: 'ollama' } });
-    assert.equal(p.sent('setupEdit').at(-1)!.draft.choice, 'ollama');
+    // A new provider prefills its URL and an example model, in the card itself.
+    assert.deepEqual(p.sent('setupEdit').at(-1)!.draft, {
+      choice: 'ollama',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'qwen2.5-coder:14b',
+    });
+    fireEvent.input(p.getByLabelText(/^Base URL/), { target: { value: 'localhost:11434' } });
+    // The host's answer to the first edit comes after the typing: it must not put the old URL back.
     p.update([
       {
         op: 'setup.set',
         setup: {
           ...base,
-          draft: { choice: 'ollama', baseUrl: 'localhost:11434', model: '' },
+          draft: { choice: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'qwen2.5-coder:14b' },
           url: { ok: true, url: 'http://localhost:11434/v1', completed: true },
           local: true,
           keyRow: false,
@@ -51,6 +58,7 @@ describe('panel: setup card', () => {
       },
     ]);
     assert.ok(p.getByText('Will use http://localhost:11434/v1'));
+    assert.equal((p.getByLabelText(/^Base URL/) as HTMLInputElement).value, 'localhost:11434', 'the typing was lost');
     assert.equal(p.container.querySelectorAll('datalist option').length, 2);
     assert.ok(p.getByText('2 models offered'));
     fireEvent.input(p.getByLabelText(/^Model/), { target: { value: 'qwen2.5-coder:14b' } });

@@ -7,20 +7,25 @@
  * (secret storage), never here.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PROVIDER_PRESETS, type SetupDraft, type SetupState } from '../../src/protocol';
+import { PROVIDER_PRESETS, presetOf, type SetupDraft, type SetupState } from '../../src/protocol';
 import { usePanel } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 
 export function SetupCard({ setup }: { setup: SetupState }) {
   const { post } = usePanel();
-  // Typing is local; the host hears each edit (it checks the URL and lists the models).
+  // The draft is the person's: it starts from the host's and is changed only here (a new provider
+  // prefills its URL and an example model from the presets). The host hears each edit (it checks
+  // the URL and lists the models) but its answers never write the fields back: an answer to an
+  // older edit arriving after more typing would put the old text back and lose what was typed.
   const [draft, setDraft] = useState<SetupDraft>(setup.draft);
   const first = useRef<HTMLSelectElement>(null);
-  useEffect(() => setDraft(setup.draft), [setup.draft.choice, setup.draft.baseUrl, setup.draft.model]);
   useEffect(() => first.current?.focus({ preventScroll: true }), []);
   const edit = (patch: Partial<SetupDraft>) => {
-    const next = { ...draft, ...patch };
+    const preset = patch.choice !== undefined && patch.choice !== draft.choice ? presetOf(patch.choice) : undefined;
+    const next = preset
+      ? { choice: preset.choice, baseUrl: preset.baseUrl, model: preset.exampleModel }
+      : { ...draft, ...patch };
     setDraft(next);
     post({ type: 'setupEdit', draft: next });
   };
