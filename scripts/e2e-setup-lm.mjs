@@ -1,5 +1,6 @@
-// The steps only the Language Model API install (code-server 4.106.3) needs: a test-only Node 22 from
-// the npm registry, and VS Code 1.106's @parcel/watcher taken from the registry instead of GitHub.
+// The steps only the current install (code-server 4.106.3, whose VS Code has the final Language Model
+// API) needs: a test-only Node 22 from the npm registry, and VS Code 1.106's @parcel/watcher taken
+// from the registry instead of GitHub.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

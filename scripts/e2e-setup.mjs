@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// Installs the end-to-end test harness's real VS Code (code-server from npm) into .e2e-cache/, twice:
-//   - code-server/     the pinned release most scenarios run in (test/e2e/harness/code-server.json
-//                      `version`), on the Node that runs this script;
-//   - code-server-lm/  a release whose VS Code has the final Language Model provider API
-//                      (`lm.registerLanguageModelChatProvider`, VS Code 1.104+), pinned under `lm`. It
-//                      needs Node 22, installed test-only from the npm registry's `node-linux-<arch>`
-//                      package (the binary and its headers) into .e2e-cache/node-<major>/; code-server
-//                      and its native modules are built and run with that Node only.
+// Installs the end-to-end test harness's real VS Code (code-server from npm) into .e2e-cache/, twice
+// (the versions are pinned in test/e2e/harness/code-server.json, which the harness reads too):
+//   - current:  code-server 4.106.3 = VS Code 1.106.3, which every scenario runs in; its VS Code has
+//               the final Language Model provider API (`lm.registerLanguageModelChatProvider`, VS
+//               Code 1.104+). It needs Node 22, installed test-only from the npm registry's
+//               `node-linux-<arch>` package (the binary and its headers) into
+//               .e2e-cache/node-<version>/; code-server and its native modules are built and run
+//               with that Node only. Folder: .e2e-cache/code-server-lm/ (named when it was the
+//               Language Model API scenario's alone).
+//   - minimum:  code-server 4.100.3 = VS Code 1.100.3, the lowest VS Code `engines.vscode`
+//               (^1.100.0) allows, on the Node that runs this script (Node 20); the smoke scenario
+//               runs there a second time. Folder: .e2e-cache/code-server/.
 //
 // Test-only: code-server is never a dependency of Planwise. Each install has its own package.json,
 // and this script is idempotent: a second run with the same versions is a no-op (about a second).
@@ -21,16 +25,16 @@
 //      dependency install scripts that no `allowScripts` entry approves), taken from the shrinkwraps;
 //   5. `npm rebuild`, which runs code-server's postinstall (and with it the nested installs);
 //   6. check the result and write a marker so the next run skips all of this.
-// For the lm install, between 1 and 3: VS Code 1.106 pins `@parcel/watcher` to a GitHub commit
+// For the current install, between 1 and 3: VS Code 1.106 pins `@parcel/watcher` to a GitHub commit
 // (a git URL in lib/vscode's package.json and shrinkwrap, and in lib/vscode/extensions' dev
 // dependencies), which npm cannot fetch from the registry. Both are pointed at the registry release
 // of the same version (`2.5.1`), which ships prebuilt binaries as per-platform optional packages
 // (`@parcel/watcher-linux-x64-glibc`), so nothing of it is compiled.
 //
-// The shared steps (logging, running, the ripgrep cache) are in e2e-setup-common.mjs; the lm install's
-// own (its Node, the registry @parcel/watcher) in e2e-setup-lm.mjs.
+// The shared steps (logging, running, the ripgrep cache) are in e2e-setup-common.mjs; the current
+// install's own (its Node, the registry @parcel/watcher) in e2e-setup-lm.mjs.
 //
-// Usage: node scripts/e2e-setup.mjs [--force] [--only=default|lm]
+// Usage: node scripts/e2e-setup.mjs [--force] [--only=current|minimum]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -42,25 +46,25 @@ import { installNode, useRegistryWatcher } from './e2e-setup-lm.mjs';
 const pin = JSON.parse(readFileSync(path.join(root, 'test', 'e2e', 'harness', 'code-server.json'), 'utf8'));
 
 /**
- * The two installs. `node` is the Node that builds and runs code-server: this script's own for the
- * default install, the cached test-only Node for the lm one (installNode() fills it in).
+ * The two installs. `nodeVersion` is the test-only Node that builds and runs the current one
+ * (installNode() puts it in the cache); the minimum one uses this script's own Node.
  */
 const INSTALLS = {
-  default: {
-    name: 'default',
-    version: pin.version,
-    nodeMajor: pin.nodeMajor,
+  current: {
+    name: 'current',
+    version: pin.current.version,
+    nodeMajor: pin.current.nodeMajor,
+    nodeVersion: pin.current.node,
+    dir: path.join(root, '.e2e-cache', 'code-server-lm'),
+    registryWatcher: true,
+  },
+  minimum: {
+    name: 'minimum',
+    version: pin.minimum.version,
+    nodeMajor: pin.minimum.nodeMajor,
     nodeVersion: undefined,
     dir: path.join(root, '.e2e-cache', 'code-server'),
     registryWatcher: false,
-  },
-  lm: {
-    name: 'lm',
-    version: pin.lm.version,
-    nodeMajor: pin.lm.nodeMajor,
-    nodeVersion: pin.lm.node,
-    dir: path.join(root, '.e2e-cache', 'code-server-lm'),
-    registryWatcher: true,
   },
 };
 
@@ -143,7 +147,7 @@ function install(inst, force) {
     inst.nodeVersion === undefined ? process.execPath : path.join(installNode(inst.nodeVersion), 'bin', 'node');
   const cacheDir = inst.dir;
   const pkgDir = path.join(cacheDir, 'node_modules', 'code-server');
-  const label = `code-server ${inst.version}${inst.name === 'default' ? '' : ` (${inst.name}, Node ${inst.nodeVersion})`}`;
+  const label = `code-server ${inst.version} (${inst.name}${inst.nodeVersion === undefined ? '' : `, Node ${inst.nodeVersion}`})`;
   if (!force && isInstalled(inst, node)) {
     say(`${label} already installed in ${path.relative(root, cacheDir)}; nothing to do.`);
     return;
@@ -157,7 +161,7 @@ function install(inst, force) {
     pkgFile,
     JSON.stringify(
       {
-        name: inst.name === 'default' ? 'planwise-e2e-code-server' : `planwise-e2e-code-server-${inst.name}`,
+        name: `planwise-e2e-code-server-${inst.name}`,
         private: true,
         description:
           'Test-only install of code-server for the Planwise end-to-end suite. Written by scripts/e2e-setup.mjs.',

@@ -72,7 +72,18 @@ describe('e2e: the first hour (installed VSIX)', function () {
     const frame = await panel.frame();
     await card.locator('select').selectOption('ollama');
     const url = card.getByLabel('Base URL');
+    // Type as a person does, once the card has caught up: Ollama's URL prefilled before the URL is
+    // typed, and the scripted server's models listed (the host has checked that URL) before the model.
+    await frame.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="setup-card"] input') as HTMLInputElement | null)?.value.includes(
+          ':11434',
+        ),
+      undefined,
+      { timeout: 15_000, polling: 100 },
+    );
     await url.fill(model.baseURL);
+    await card.locator('datalist option[value="scripted-model"]').waitFor({ state: 'attached', timeout: 15_000 });
     await card.getByRole('combobox', { name: /^Model/ }).fill('scripted-model');
     // The host judges the typed URL (loopback or not) and answers with the card's new state: wait
     // for that answer, which takes the key row away, rather than reading the card before it came.

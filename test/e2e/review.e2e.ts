@@ -94,7 +94,9 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     await wb!.runCommand('Comments: Add Comment on Current Selection');
     const form = page.locator('.review-widget .comment-form').last();
     await form.waitFor({ state: 'visible', timeout: 20_000 });
-    await form.locator('textarea').first().focus();
+    // The form's input is an editor: VS Code 1.100 types through its hidden textarea, 1.106 through
+    // an EditContext with no textarea, so focus it the way a person does, by clicking it.
+    await form.locator('.monaco-editor').first().click();
     await page.keyboard.type(text);
     await page.locator('.review-widget').getByText('Add Comment', { exact: true }).last().click();
     await page.locator('.review-widget', { hasText: text }).first().waitFor({ state: 'visible', timeout: 20_000 });

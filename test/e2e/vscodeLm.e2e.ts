@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
 import {
-  CODE_SERVER_VERSIONS,
+  VSCODE_VERSIONS,
   SELECTORS,
   buildPlanwiseVsix,
   fixturesDir,
@@ -82,15 +82,11 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     ws = makeWorkspace();
     model = await ModelScript.start();
     server = await startCodeServer({
-      install: 'lm',
       workspace: ws.root,
       vsix: [vsix.file, fixture.file],
       // Planwise starts on its default provider, pointed at the scripted server (which lists
       // 'scripted-model'); no key is ever set.
-      settings: planwiseSettings(model.baseURL, {
-        // VS Code 1.106 opens its Chat view in the secondary side bar on first start.
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      }),
+      settings: planwiseSettings(model.baseURL),
       // The model requires authorization, so VS Code asks for consent as it does for Copilot's.
       env: { PLANWISE_E2E_LM_URL: model.baseURL, PLANWISE_E2E_LM_LOG: notesFile(), PLANWISE_E2E_LM_CONSENT: '1' },
       args: ['--enable-proposed-api', 'planwise-test.scripted-lm'],
@@ -121,7 +117,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     if (fixture) rmSync(path.dirname(fixture.file), { recursive: true, force: true });
   });
 
-  it(`runs in VS Code ${CODE_SERVER_VERSIONS.lm.replace(/^4\./, '1.')}: Select Model lists the provider's models next to the endpoint's; picking them switches to vscode-lm, one to plan and one to build`, async function () {
+  it(`runs in VS Code ${VSCODE_VERSIONS.current}: Select Model lists the provider's models next to the endpoint's; picking them switches to vscode-lm, one to plan and one to build`, async function () {
     assert.ok(wb && server);
     await wb.runCommand('Planwise: Select Model');
     const rows = wb.page.locator(SELECTORS.quickInputRow);

@@ -24,8 +24,8 @@ export interface CodeServerOptions {
   /** Milliseconds to wait for the server to listen (default 60 000). */
   startTimeoutMs?: number;
   /**
-   * Which code-server (see ./paths.ts): `default` (4.100.3), or `lm` (4.106.3 on Node 22, whose
-   * VS Code has the final Language Model provider API).
+   * Which code-server (see ./paths.ts): `current` (default: 4.106.3 on Node 22, whose VS Code has
+   * the final Language Model provider API), or `minimum` (4.100.3, the lowest VS Code Planwise supports).
    */
   install?: CodeServerInstall;
 }
@@ -61,6 +61,8 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = {
   'git.autoRepositoryDetection': false,
   'chat.commandCenter.enabled': false,
   'workbench.editor.enablePreview': false,
+  // VS Code 1.106 opens its Chat view in the secondary side bar on first start (1.100 ignores this).
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 const live = new Set<ChildProcess>();
@@ -101,7 +103,7 @@ function dirArgs(userDataDir: string, extensionsDir: string, configFile: string)
 export function codeServerCli(
   args: string[],
   dirs: { userDataDir: string; extensionsDir: string; configFile: string },
-  install: CodeServerInstall = 'default',
+  install: CodeServerInstall = 'current',
 ): string {
   const r = spawnSync(
     codeServerNode(install),
@@ -116,7 +118,7 @@ export function codeServerCli(
 }
 
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
-  const install = opts.install ?? 'default';
+  const install = opts.install ?? 'current';
   const entry = codeServerEntry(install);
   const node = codeServerNode(install);
   const root = mkdtempSync(path.join(os.tmpdir(), 'planwise-e2e-'));

@@ -1,6 +1,7 @@
 /**
- * End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, installed from npm into
- * .e2e-cache/ by `npm run e2e:setup`) driven by Debian's Chromium through playwright-core. Nothing is
+ * End-to-end harness: a real VS Code (code-server 4.106.3 = VS Code 1.106.3, and 4.100.3 = VS Code
+ * 1.100.3 for the minimum-version smoke, installed from npm into .e2e-cache/ by `npm run e2e:setup`)
+ * driven by Debian's Chromium through playwright-core. Nothing is
  * downloaded at test time and nothing listens beyond 127.0.0.1.
  *
  * Running: `npm run test:e2e` (runs the setup, then mocha with .mocharc.e2e.cjs over test/e2e/*.e2e.ts).
@@ -26,9 +27,11 @@
  *   (`remoteagent.log`, `ptyhost.log`, `exthost1/remoteexthost.log`, and one folder per extension
  *   output channel under `exthost1/<publisher.name>/`). Read them before `stop()`, which deletes
  *   the temp folders (unless PLANWISE_E2E_KEEP is set).
- * - `install`: `'default'` (4.100.3), or `'lm'`: code-server 4.106.3 (VS Code 1.106.3) on the test-only
- *   Node 22 in .e2e-cache/, the VS Code with the final `lm.registerLanguageModelChatProvider`. The
- *   vscodeLm scenario runs there, with ../fixtures/scripted-lm as the model provider.
+ * - `install`: `'current'` (the default): code-server 4.106.3 (VS Code 1.106.3) on the test-only
+ *   Node 22 in .e2e-cache/, the VS Code with the final `lm.registerLanguageModelChatProvider` (the
+ *   vscodeLm scenario uses it, with ../fixtures/scripted-lm as the model provider); or `'minimum'`:
+ *   code-server 4.100.3 (VS Code 1.100.3, the lowest `engines.vscode` allows), where smoke.e2e.ts
+ *   runs its packaged-VSIX scenario a second time.
  * - `listExtensions(server)`: `code-server --list-extensions --show-versions`, e.g. ["planwise.planwise@0.1.0"].
  *
  * ## Workbench
@@ -84,5 +87,12 @@ export { readActivationTimes, readExthostActivations, parseActivationLabel, pars
 export type { ActivationTime, ExthostActivation } from './activation';
 export { buildPlanwiseVsix, packFixtureExtension } from './vsix';
 export type { BuiltVsix } from './vsix';
-export { artifactsDir, fixturesDir, repoRoot, CODE_SERVER_VERSION, CODE_SERVER_VERSIONS } from './paths';
+export {
+  artifactsDir,
+  fixturesDir,
+  repoRoot,
+  CODE_SERVER_VERSION,
+  CODE_SERVER_VERSIONS,
+  VSCODE_VERSIONS,
+} from './paths';
 export type { CodeServerInstall } from './paths';

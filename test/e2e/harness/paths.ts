@@ -5,26 +5,36 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 interface Pin {
-  version: string;
-  /** The code-server whose VS Code has the final Language Model provider API, on its own Node. */
-  lm: { version: string; vscode: string; nodeMajor: number; node: string };
+  /** The code-server every scenario runs in: its VS Code has the final Language Model provider API; on its own Node. */
+  current: { version: string; vscode: string; nodeMajor: number; node: string };
+  /** The code-server whose VS Code is the lowest `engines.vscode` allows; on the Node running the tests. */
+  minimum: { version: string; vscode: string; nodeMajor: number };
 }
 const pin = JSON.parse(readFileSync(path.join(__dirname, 'code-server.json'), 'utf8')) as Pin;
 
-/** The pinned code-server release, shared with scripts/e2e-setup.mjs. */
-export const CODE_SERVER_VERSION: string = pin.version;
+/** The code-server release scenarios run in unless they ask for `minimum`, shared with scripts/e2e-setup.mjs. */
+export const CODE_SERVER_VERSION: string = pin.current.version;
 
 /**
- * Which install a scenario runs in: `default` (CODE_SERVER_VERSION, on the Node running the tests)
- * or `lm` (code-server 4.106.3 = VS Code 1.106.3, with `lm.registerLanguageModelChatProvider`, on
- * the test-only Node 22 that `npm run e2e:setup` puts in .e2e-cache/node-<version>/).
+ * Which install a scenario runs in:
+ * - `current` (the default): code-server 4.106.3 = VS Code 1.106.3, whose VS Code has the final
+ *   `lm.registerLanguageModelChatProvider` API, on the test-only Node 22 that `npm run e2e:setup`
+ *   puts in .e2e-cache/node-<version>/;
+ * - `minimum`: code-server 4.100.3 = VS Code 1.100.3, the lowest VS Code that `engines.vscode`
+ *   (^1.100.0) allows, on the Node running the tests (the smoke scenario runs there too).
  */
-export type CodeServerInstall = 'default' | 'lm';
+export type CodeServerInstall = 'current' | 'minimum';
 
 /** The code-server release of an install. */
 export const CODE_SERVER_VERSIONS: Readonly<Record<CodeServerInstall, string>> = {
-  default: pin.version,
-  lm: pin.lm.version,
+  current: pin.current.version,
+  minimum: pin.minimum.version,
+};
+
+/** The VS Code release inside an install's code-server. */
+export const VSCODE_VERSIONS: Readonly<Record<CodeServerInstall, string>> = {
+  current: pin.current.vscode,
+  minimum: pin.minimum.vscode,
 };
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -32,13 +42,14 @@ export const cacheDir = path.join(repoRoot, '.e2e-cache');
 export const artifactsDir = path.join(repoRoot, 'test-artifacts', 'e2e');
 export const fixturesDir = path.join(repoRoot, 'test', 'e2e', 'fixtures');
 
+// The folder names predate the switch of the default (the minimum install came first).
 const installDir: Record<CodeServerInstall, string> = {
-  default: path.join(cacheDir, 'code-server'),
-  lm: path.join(cacheDir, 'code-server-lm'),
+  current: path.join(cacheDir, 'code-server-lm'),
+  minimum: path.join(cacheDir, 'code-server'),
 };
 
 /** The code-server entry script installed by `npm run e2e:setup`; throws with the fix when it is missing. */
-export function codeServerEntry(install: CodeServerInstall = 'default'): string {
+export function codeServerEntry(install: CodeServerInstall = 'current'): string {
   const codeServerPackage = path.join(installDir[install], 'node_modules', 'code-server');
   const entry = path.join(codeServerPackage, 'out', 'node', 'entry.js');
   const marker = path.join(installDir[install], 'setup-complete.json');
@@ -58,14 +69,14 @@ export function codeServerEntry(install: CodeServerInstall = 'default'): string 
   return entry;
 }
 
-/** The Node that runs an install's code-server: this process's, or the cached test-only Node 22. */
-export function codeServerNode(install: CodeServerInstall = 'default'): string {
-  if (install === 'default') return process.execPath;
+/** The Node that runs an install's code-server: the cached test-only Node 22, or this process's. */
+export function codeServerNode(install: CodeServerInstall = 'current'): string {
+  if (install === 'minimum') return process.execPath;
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
-  const node = path.join(cacheDir, `node-${pin.lm.node}`, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
+  const node = path.join(cacheDir, `node-${pin.current.node}`, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
   if (!existsSync(node)) {
     throw new Error(
-      `Node ${pin.lm.node} (for code-server ${pin.lm.version}) is not in ${path.relative(repoRoot, cacheDir)}/: run \`npm run e2e:setup\` first.`,
+      `Node ${pin.current.node} (for code-server ${pin.current.version}) is not in ${path.relative(repoRoot, cacheDir)}/: run \`npm run e2e:setup\` first.`,
     );
   }
   return node;

@@ -1,6 +1,6 @@
-// Finds the content frame of a webview view in VS Code 1.100's web workbench.
+// Finds the content frame of a webview view in VS Code's web workbench (1.106, and 1.100 for the smoke).
 //
-// How webview views are laid out there (checked on code-server 4.100.3):
+// How webview views are laid out there (checked on code-server 4.100.3 and 4.106.3):
 // - A webview is NOT inside its view's DOM. The workbench keeps an overlay `<div>` per webview at the
 //   root of `.monaco-workbench` and positions it over the view's `.pane-body`; when the view is hidden
 //   the overlay is hidden too (zero size or `visibility: hidden`).

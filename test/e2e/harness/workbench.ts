@@ -9,7 +9,7 @@ import { findWebviewFrame } from './webview';
 export { CHROMIUM_ARGS } from '../../support/chromium';
 import { CHROMIUM_ARGS } from '../../support/chromium';
 
-/** Selectors of VS Code 1.100's workbench that the harness relies on. */
+/** Selectors of VS Code's workbench that the harness relies on (the same in 1.100 and 1.106). */
 export const SELECTORS = {
   workbench: '.monaco-workbench',
   statusBar: '.part.statusbar',

@@ -1,6 +1,6 @@
 /**
  * Planwise-specific helpers over the harness's workbench: the panel's frame, the command palette
- * flows, editors and CodeLenses. Selectors are those of VS Code 1.100's web workbench and of the
+ * flows, editors and CodeLenses. Selectors are those of VS Code 1.106's web workbench and of the
  * panel's own markup (webview/components/*).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
