@@ -114,8 +114,10 @@ export async function openWorkbench(
           if (await row.isVisible().catch(() => false)) return true;
           if ((await filtered.count().catch(() => 0)) > 0) {
             filteredSince ??= Date.now();
-            // Filtered for a second and still no row: the command is not offered (yet).
-            if (Date.now() - filteredSince >= 1000) return false;
+            // Filtered for a while and still no row: the command is not offered (yet). VS Code 1.106
+            // can show the previous search's highlighted rows for a moment after the new text is
+            // typed, and retyping restarts that: wait long enough for the list to catch up.
+            if (Date.now() - filteredSince >= 2500) return false;
           } else filteredSince = undefined;
           if (Date.now() >= until) return false;
           await page.waitForTimeout(100);
