@@ -37,7 +37,11 @@ export type PlanTurnOutcome =
  * One planning turn on `input`, which the session has already put on the thread (`user_said`).
  * It changes no session state itself: a plan comes back with the effects that adopt it.
  */
-export async function runPlanningTurn(core: SessionCore, input: string): Promise<PlanTurnOutcome> {
+export async function runPlanningTurn(
+  core: SessionCore,
+  input: string,
+  opts: { readonly recorded?: () => Promise<void> } = {},
+): Promise<PlanTurnOutcome> {
   const turnId = core.newId('turn');
   core.bus.emit({ type: 'turn.started', turn_id: turnId });
   core.guards.newTurn({ mode: 'plan' });
@@ -46,6 +50,9 @@ export async function runPlanningTurn(core: SessionCore, input: string): Promise
     turn_id: turnId,
     item: { id: core.newId('user'), kind: 'user_message', text: input },
   });
+  // The person's message is on record (the archive) before anything is sent: a window closing
+  // mid-request then still shows it when the session comes back.
+  await opts.recorded?.();
 
   const tracker = core.tracker ?? createTrackerHandle({ defaultTitle: 'Plan' });
   const deps = core.turnDeps('plan', tracker);

@@ -277,7 +277,9 @@ class PlanwiseSession implements Session {
 
   /** One planning turn on the thread as it is (its last message is `input`). */
   private async planningTurn(input: string): Promise<SessionStop> {
-    const outcome = await runPlanningTurn(this.core, input);
+    const outcome = await runPlanningTurn(this.core, input, {
+      recorded: () => this.archive?.flush() ?? Promise.resolve(),
+    });
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
     this.core.apply(...outcome.effects);
