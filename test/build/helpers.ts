@@ -1,4 +1,6 @@
 /** A build guard over a temporary workspace, with a scripted person and an in-memory checkpoint store. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { ScopeChoice, ScopeRequest } from '../../src/core/lifecycle/ports';
 import { BuildGuard } from '../../src/core/build/guard';
 import { BuildLedger } from '../../src/core/build/ledger';
@@ -108,4 +110,18 @@ export function guardedContext(
   });
   const ctx = agentContextFor(ws, { writer, approver, build });
   return { ctx, ledger, approver, store, replans };
+}
+
+/** Every file under `root`, workspace-relative, with its bytes (base64): a tree compared byte for byte. */
+export function tree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else out[relative(root, abs).split('\\').join('/')] = readFileSync(abs).toString('base64');
+    }
+  };
+  walk(root);
+  return out;
 }

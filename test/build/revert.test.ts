@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterRevert, parseManifest, planRevert } from '../../src/core/build/revert';
 import { deleteFileTool } from '../../src/core/tools/build/deleteFile';
 import { editFileTool } from '../../src/core/tools/build/editFile';
@@ -9,24 +9,10 @@ import { readFileTool } from '../../src/core/tools/readFile';
 import { FileCheckpointStore } from '../../src/node/fileCheckpointStore';
 import { applyRevertOnDisk, readOnDisk } from '../../src/node/revertFiles';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { guardedContext } from './helpers';
+import { tree, guardedContext } from './helpers';
 
 const BINARY = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff, 0xfe, 0x00, 0x0d, 0x0a]);
 const BINARY_AFTER = Uint8Array.from([0x00, 0x00, 0x10, 0x80, 0xff]);
-
-/** Every file under `root` (skipping the session storage), workspace-relative, with its bytes. */
-function tree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) walk(abs);
-      else out[relative(root, abs).split('\\').join('/')] = readFileSync(abs).toString('base64');
-    }
-  };
-  walk(root);
-  return out;
-}
 
 describe('checkpoints and Revert Build (byte for byte against the pre-build tree)', () => {
   let ws: TempWorkspace;

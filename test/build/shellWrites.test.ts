@@ -4,8 +4,8 @@
  * byte for byte; strict mode and "stop and replan" undo the command's writes outside the scope.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildReport, renderReport } from '../../src/core/build/report';
 import { parseManifest, planRevert } from '../../src/core/build/revert';
 import { editFileTool } from '../../src/core/tools/build/editFile';
@@ -17,7 +17,7 @@ import { FileCheckpointStore } from '../../src/node/fileCheckpointStore';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { applyRevertOnDisk, readOnDisk } from '../../src/node/revertFiles';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { guardedContext, planWith } from './helpers';
+import { tree, guardedContext, planWith } from './helpers';
 
 const PLAN = planWith([
   'Generate the table -> files: src/table.txt, gen/ -> verify: npm test',
@@ -25,20 +25,6 @@ const PLAN = planWith([
 ]);
 
 const BINARY = Uint8Array.from([0x00, 0xff, 0x10, 0x0d, 0x0a, 0x00, 0x89]);
-
-/** Every file under `root`, workspace-relative, with its bytes (base64). */
-function tree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) walk(abs);
-      else out[relative(root, abs).split('\\').join('/')] = readFileSync(abs).toString('base64');
-    }
-  };
-  walk(root);
-  return out;
-}
 
 describe('run_command during a build: what the shell changed is checkpointed and scope-checked', () => {
   let ws: TempWorkspace;
