@@ -2,6 +2,12 @@
  * Code search through ripgrep: `rg --json`, parsed event by event, stopped (the process killed)
  * as soon as one match more than the cap arrives. `createSearcher` picks ripgrep when an `rg`
  * binary exists and the JavaScript fallback otherwise.
+ *
+ * The order is always ripgrep's `--sort path` order, so the model sees the same result for the
+ * same tree. `--sort path` makes ripgrep search with one thread, so a search first runs in
+ * parallel, unsorted, and its files are sorted here; only a search that finds more matches than
+ * the cap (where which matches come first decides what is shown) is run again with `--sort path`,
+ * which stops at the cap.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -77,7 +83,8 @@ export class RipgrepSearcher implements Searcher {
   ) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const result = await this.run(request);
+    const parallel = await this.run(request, false);
+    const result = parallel.truncated ? await this.run(request, true) : sortByPath(parallel);
     const root = this.reader ? rootOf(this.reader.roots, request.root) : undefined;
     if (!this.reader || root === undefined || result.files.length === 0) return result;
     if (root === request.root && !request.glob) return result;
@@ -92,7 +99,11 @@ export class RipgrepSearcher implements Searcher {
     return { ...result, files, matchCount };
   }
 
-  private run(request: SearchRequest): Promise<SearchResult> {
+  /**
+   * One ripgrep run. `sorted`: in `--sort path` order (one thread). Unsorted, the files come in the
+   * order ripgrep's threads finish them, each file's lines together.
+   */
+  private run(request: SearchRequest, sorted: boolean): Promise<SearchResult> {
     const isFile = statSync(request.root, { throwIfNoEntry: false })?.isFile() ?? false;
     const cwd = isFile ? dirname(request.root) : request.root;
     const target = isFile ? basename(request.root) : '.';
@@ -104,8 +115,7 @@ export class RipgrepSearcher implements Searcher {
       '--no-ignore-dot',
       '--no-ignore-global',
       '--no-ignore-parent',
-      '--sort',
-      'path',
+      ...(sorted ? ['--sort', 'path'] : []),
       request.caseInsensitive ? '--ignore-case' : '--case-sensitive',
       '--context',
       String(Math.max(0, request.contextLines)),
@@ -195,6 +205,36 @@ export class RipgrepSearcher implements Searcher {
       });
     });
   }
+}
+
+/** The files in `--sort path` order: name by name down the folders, each name compared as UTF-8 bytes. */
+function sortByPath(result: SearchResult): SearchResult {
+  if (result.files.length < 2) return result;
+  const keyed = result.files.map((file) => ({ file, parts: file.path.split('/') }));
+  keyed.sort((a, b) => comparePaths(a.parts, b.parts));
+  return { ...result, files: keyed.map((k) => k.file) };
+}
+
+function comparePaths(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y) return compareCodePoints(x, y);
+  }
+  return a.length - b.length;
+}
+
+/** Code point order, which is UTF-8 byte order (plain `<` compares UTF-16 units, which is not). */
+function compareCodePoints(x: string, y: string): number {
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const cx = x.codePointAt(i)!;
+    const cy = y.codePointAt(i)!;
+    if (cx !== cy) return cx - cy;
+    if (cx > 0xffff) i++;
+  }
+  return x.length - y.length;
 }
 
 function textOf(value: RgText | undefined): string {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +219,43 @@ describe('searchers', () => {
         const b = await new JsSearcher(ws.reader).search(request(ws, extra));
         assert.deepEqual({ ...b, engine: 'ripgrep' }, a, `differ for ${JSON.stringify(extra)}`);
       }
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  // ripgrep searches in parallel (unsorted) and the searcher sorts; a search past the cap runs
+  // again with --sort path. Either way the files must come in ripgrep's own --sort path order.
+  it("gives ripgrep's --sort path order whether the search ran in parallel or sorted", async () => {
+    const names = ['b', 'b.ts', 'b-c', 'b/c', 'B', 'a b', 'é', 'z', 'Z9', 'ä/x', 'x\u{1F600}', 'x\uFFFD', '_', '~'];
+    const files: Record<string, string> = {};
+    for (const [i, name] of names.entries()) {
+      for (let j = 0; j < 30; j++) files[`${name}/d${j % 3}/f${j}.txt`] = `hit ${i}.${j}\n`;
+      files[`${name}.txt`] = `hit ${i}\n`;
+    }
+    const ws = makeTempWorkspace(files);
+    try {
+      const sortedByRg = spawnSync(rg!, ['--files-with-matches', '--sort', 'path', '--no-config', '--', 'hit', '.'], {
+        cwd: ws.root,
+        encoding: 'utf8',
+      })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((p) => p.replace(/^\.\//, ''));
+      assert.equal(sortedByRg.length, names.length * 31);
+      const searcher = new RipgrepSearcher(rg!, ws.reader);
+      // Every match under the cap: the parallel run, sorted here.
+      const all = await searcher.search(request(ws, { pattern: '^hit', maxMatches: 10_000 }));
+      assert.equal(all.truncated, false);
+      assert.deepEqual(
+        all.files.map((f) => f.path),
+        sortedByRg,
+      );
+      // Past the cap: the first 100 matches in that order, and the same files as a prefix of it.
+      const cut = await searcher.search(request(ws, { pattern: '^hit', maxMatches: 100 }));
+      assert.equal(cut.truncated, true);
+      assert.equal(cut.matchCount, 100);
+      assert.deepEqual(cut.files, all.files.slice(0, 100));
     } finally {
       ws.cleanup();
     }
