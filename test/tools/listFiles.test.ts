@@ -144,4 +144,40 @@ describe('list_files', () => {
   it('lists an absolute path inside the workspace relative to the root', async () => {
     assert.equal((await listFilesTool.run({ path: join(ws.root, 'docs') }, ctx)).content, 'docs/guide.md');
   });
+
+  it('keeps the queue order while folders are read ahead, and says which could not be read', async () => {
+    for (let i = 0; i < 12; i++) ws.write(`many/d${String(i).padStart(2, '0')}/f.txt`, '');
+    const unreadable = new Set([ws.path('many/d03'), ws.path('many/d07')]);
+    const inFlight = { now: 0, most: 0 };
+    const reader = Object.create(ws.reader) as typeof ws.reader;
+    reader.readDir = async (dir: string) => {
+      inFlight.most = Math.max(inFlight.most, ++inFlight.now);
+      try {
+        // Later folders answer first: the listing must not follow the order of the answers.
+        await new Promise((r) => setTimeout(r, dir.endsWith('d00') ? 30 : 1));
+        if (unreadable.has(dir)) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+        return await ws.reader.readDir(dir);
+      } finally {
+        inFlight.now--;
+      }
+    };
+    const r = await listFilesTool.run({ path: 'many' }, contextFor(ws, { reader }));
+    const dirs = Array.from({ length: 12 }, (_, i) => `many/d${String(i).padStart(2, '0')}/`);
+    const files = dirs.filter((_, i) => i !== 3 && i !== 7).map((d) => `${d}f.txt`);
+    assert.equal(r.content, [...dirs, ...files, '[2 folders could not be read]'].join('\n'));
+    assert.ok(inFlight.most > 1, 'no folder was read ahead');
+  });
+
+  it('reads a .gitignore only in the folders whose listing has one', async () => {
+    ws.write('src/lib/.gitignore', 'util.ts\n');
+    const reads: string[] = [];
+    const reader = Object.create(ws.reader) as typeof ws.reader;
+    reader.readFile = (p: string) => {
+      reads.push(p.slice(ws.root.length + 1));
+      return ws.reader.readFile(p);
+    };
+    const r = await listFilesTool.run({}, contextFor(ws, { reader }));
+    assert.ok(!r.content.split('\n').includes('src/lib/util.ts'), r.content);
+    assert.deepEqual(reads.sort(), ['.git/info/exclude', '.gitignore', 'src/lib/.gitignore']);
+  });
 });

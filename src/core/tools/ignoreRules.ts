@@ -60,7 +60,14 @@ export class IgnoreRules {
    * The check for the entries of folder `dir` (`dir/<name>`), its rules read once: a listing asks
    * it for every entry without waiting again.
    */
-  async forFolder(dir: string): Promise<(abs: string, name: string, isDir: boolean) => Exclusion | undefined> {
+  async forFolder(
+    dir: string,
+    names?: readonly string[],
+  ): Promise<(abs: string, name: string, isDir: boolean) => Exclusion | undefined> {
+    // A listing that has read the folder passes its names: without a `.gitignore` among them the
+    // folder adds no rules, and no read is tried for it (the root's `.git/info/exclude` still is).
+    if (names && dir !== this.root && !this.files.has(dir) && !names.includes('.gitignore'))
+      this.files.set(dir, Promise.resolve(undefined));
     const chain = dir === this.root || dir.startsWith(this.rootPrefix()) ? await this.chainOf(dir) : undefined;
     return (abs, name, isDir) => {
       if (isDir && HEAVY_DIRS.has(name)) return 'heavy';
@@ -122,12 +129,23 @@ function verdictOf(
 ): Exclusion | undefined {
   let ignored = false;
   for (const { dir, rules } of chain) {
-    const rel = relative(dir, abs).split(sep).join('/') + (isDir ? '/' : '');
+    const rel = relativeSlashed(dir, abs) + (isDir ? '/' : '');
     const verdict = rules.test(rel);
     if (verdict.ignored) ignored = true;
     else if (verdict.unignored) ignored = false;
   }
   return ignored ? 'gitignore' : undefined;
+}
+
+/** A `.`, `..` or empty segment: a path that only `path.relative` (which normalises) reads right. */
+const DOT_SEGMENT = /(?:^|[\\/])\.{0,2}(?:[\\/]|$)/;
+
+/** `abs` relative to `dir` with forward slashes; a plain slice when `abs` lies under `dir` (the walk's case). */
+function relativeSlashed(dir: string, abs: string): string {
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  const rest = abs.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
+  const rel = rest !== undefined && !DOT_SEGMENT.test(rest) ? rest : relative(dir, abs);
+  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /** The workspace root that contains `real`, or undefined. */

@@ -4,11 +4,14 @@ import * as z from 'zod';
 import { displayPath, resolveWorkspacePath } from '../paths';
 import { failure, resultOf } from './result';
 import { IgnoreRules, rootOf } from './ignoreRules';
+import type { DirEntry } from '../ports';
 import type { ToolDefinition } from './types';
 
 export const LIST_FILES_MAX_ENTRIES = 200;
 /** After the cap, at most this many more entries are counted to say how many were left out. */
 const COUNT_BUDGET = 20000;
+/** Folders read ahead of the one being listed (Node's thread pool has four threads). */
+const READ_AHEAD = 4;
 
 const schema = z.object({
   path: z.string().optional().describe("default '.'"),
@@ -46,6 +49,17 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       let unreadable = 0;
       let counted = 0;
       let symlinks = false;
+      // The next folders of the queue are read while this one is listed: the order of the listing
+      // is the queue's, whichever read finishes first.
+      const reads = new Map<number, Promise<DirEntry[]>>();
+      const readAhead = (from: number) => {
+        for (let k = from; k < Math.min(queue.length, from + READ_AHEAD); k++) {
+          if (reads.has(k)) continue;
+          const read = ctx.reader.readDir(queue[k]!.real);
+          read.catch(() => undefined); // awaited (and its error seen) when its folder's turn comes
+          reads.set(k, read);
+        }
+      };
       for (let q = 0; q < queue.length; q++) {
         if (ctx.signal?.aborted) return failure('list_files was cancelled');
         const { real, shown, level } = queue[q]!;
@@ -53,13 +67,19 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
         if (full && counted >= COUNT_BUDGET) break;
         let entries;
         try {
-          entries = await ctx.reader.readDir(real);
+          const read = reads.get(q) ?? ctx.reader.readDir(real);
+          reads.delete(q);
+          readAhead(q + 1);
+          entries = await read;
         } catch {
           unreadable++;
           continue;
         }
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const exclusionOf = await rules.forFolder(real);
+        const exclusionOf = await rules.forFolder(
+          real,
+          entries.map((e) => e.name),
+        );
         // `real` is a real path and an entry name holds no separator: joined without normalising.
         const prefix = real.endsWith(sep) ? real : real + sep;
         for (const entry of entries) {
