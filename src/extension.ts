@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Host } from './host/composition';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
-import type { EagerCommandKey, HostCommandKey } from './host/commands/keys';
+import { HOST_UI_COMMANDS, type EagerCommandKey, type HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
 import { DisposableStore, once } from './host/disposables';
 import { adviceForSettings, toastText, type Advice } from './host/errors';
@@ -65,13 +65,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // reads as idle and no plan; the host sets them once a session exists. (Two setContext calls were
   // 0.6-1.1 ms of activation in a CPU profile of the extension host.)
 
-  const host = once(async (): Promise<Host> => {
-    const { composeHost } = await import('./host/composition');
-    return store.add(composeHost({ context, config, log, keys, trust, lensChanged, showAdvice }));
-  });
-
   const settingsDeps: SettingsCommandDeps = { keys, config, log, channel };
-  for (const key of Object.keys(COMMANDS) as CommandKey[]) {
+  const register = (key: CommandKey) => {
     const eager = (EAGER as Partial<Record<CommandKey, (d: SettingsCommandDeps) => unknown>>)[key];
     store.add(
       vscode.commands.registerCommand(COMMANDS[key], async (...args: unknown[]) => {
@@ -84,7 +79,18 @@ export function activate(context: vscode.ExtensionContext): void {
         }
       }),
     );
-  }
+  };
+
+  const host = once(async (): Promise<Host> => {
+    const { composeHost } = await import('./host/composition');
+    const composed = store.add(composeHost({ context, config, log, keys, trust, lensChanged, showAdvice }));
+    // Before any lens or comment thread the host draws can be clicked.
+    for (const key of HOST_UI_COMMANDS) register(key);
+    return composed;
+  });
+
+  const hostUi: ReadonlySet<CommandKey> = new Set(HOST_UI_COMMANDS);
+  for (const key of Object.keys(COMMANDS) as CommandKey[]) if (!hostUi.has(key)) register(key);
 
   store.add(
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
@@ -108,8 +114,8 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     );
   };
-  registerLenses(config.settings.plansDirectory);
-  let plansDir = config.settings.plansDirectory;
+  let plansDir = config.plansDirectory;
+  registerLenses(plansDir);
   store.add(
     config.onDidChange((s) => {
       if (s.plansDirectory === plansDir) return;
@@ -119,10 +125,14 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   store.addCallback(() => lensRegistration?.dispose());
 
-  if (config.settingProblems.length > 0) {
-    const advice = adviceForSettings(config.settingProblems);
-    if (advice) showAdvice(advice);
-  }
+  // The settings check reads every setting; the command that activated Planwise does not wait for it.
+  const check = setTimeout(() => {
+    if (config.settingProblems.length > 0) {
+      const advice = adviceForSettings(config.settingProblems);
+      if (advice) showAdvice(advice);
+    }
+  }, 0);
+  store.addCallback(() => clearTimeout(check));
 }
 
 export function deactivate(): void {

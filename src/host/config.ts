@@ -131,6 +131,11 @@ export interface ReadSettings {
 
 export type SettingGetter = (key: SettingKey) => unknown;
 
+/** `plansDirectory` alone, checked as `readSettings` checks it (the plan lenses' selector at activation). */
+export function readPlansDirectory(get: SettingGetter): string {
+  return readPlansDir(get('plansDirectory'), DEFAULT_SETTINGS.plansDirectory, () => undefined);
+}
+
 /** Reads and checks every setting. Never throws: a bad value is replaced by its default and reported. */
 export function readSettings(get: SettingGetter): ReadSettings {
   const problems: SettingProblem[] = [];

@@ -4,6 +4,7 @@ import {
   DEFAULT_SETTINGS,
   budgetOverrides,
   isLocalEndpoint,
+  readPlansDirectory,
   readSettings,
   toSessionConfig,
   type SettingKey,
@@ -143,6 +144,26 @@ describe('host settings', () => {
       'nonsense',
     ]) {
       assert.equal(isLocalEndpoint(url), false, url);
+    }
+  });
+
+  // Activation reads plansDirectory alone (for the lenses' selector); it must agree with the full read.
+  it('reads plansDirectory alone exactly as the full read does', () => {
+    for (const value of [
+      undefined,
+      null,
+      '',
+      'docs/plans',
+      'docs\\plans',
+      '/abs',
+      '../outside',
+      'a/../..',
+      7,
+      ['x'],
+      ' .vtcode/plans ',
+    ]) {
+      const get = from({ plansDirectory: value, contextWindow: 5, baseUrl: 'nonsense' });
+      assert.equal(readPlansDirectory(get), readSettings(get).settings.plansDirectory, JSON.stringify(value));
     }
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_SETTINGS, RESTRICTED_SETTING_KEYS, SETTING_KEYS } from '../../src/host/config';
+import { HOST_UI_COMMANDS } from '../../src/host/commands/keys';
 import { COMMANDS, CONTEXT_KEYS, PANEL_VIEW_ID, VIEW_CONTAINER_ID } from '../../src/host/ids';
 
 interface Manifest {
@@ -69,6 +70,27 @@ describe('package.json contributions', () => {
     }
     assert.equal(palette.get(COMMANDS.runVerify), 'false', 'the lens command is not for the palette');
     assert.match(palette.get(COMMANDS.runAllVerify) ?? '', /isWorkspaceTrusted/);
+  });
+
+  // Registered with the host instead of at activation: nothing a window shows before the host
+  // loads may call them.
+  it("keeps the commands registered with the host out of reach until the host's own UI shows them", () => {
+    const palette = new Map(c.menus.commandPalette!.map((m) => [m.command, m.when]));
+    for (const key of HOST_UI_COMMANDS) {
+      const id = COMMANDS[key];
+      assert.equal(palette.get(id), 'false', `${id} is in the palette`);
+      assert.ok(!c.keybindings.some((k) => k.command === id), `${id} has a keybinding`);
+      for (const [menu, items] of Object.entries(c.menus)) {
+        if (menu === 'commandPalette') continue;
+        for (const item of items.filter((m) => m.command === id)) {
+          assert.match(menu, /^comments\//, `${id} is in the ${menu} menu`);
+          assert.match(item.when ?? '', /^commentController == planwise-review\b/, `${id} in ${menu}: ${item.when}`);
+        }
+      }
+    }
+    // Every other command is registered at activation: the palette, menus and keybindings may call it.
+    const hidden = c.menus.commandPalette!.filter((m) => m.when === 'false').map((m) => m.command);
+    assert.deepEqual(hidden.sort(), HOST_UI_COMMANDS.map((k) => COMMANDS[k]).sort());
   });
 
   it('describes every setting in markdown, with the default the host uses', () => {
