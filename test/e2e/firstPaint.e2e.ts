@@ -53,6 +53,14 @@ interface BundleLoad {
   readonly ms: number;
 }
 
+/** Warm sessions (and floor runs) timed after the first; each figure is their median. */
+const WARM_RUNS = 5;
+
+/** The element of `xs` with the median `key` (the lower middle one for an even count). */
+function medianBy<T>(xs: readonly T[], key: (x: T) => number): T {
+  return [...xs].sort((a, b) => key(a) - key(b))[Math.floor((xs.length - 1) / 2)]!;
+}
+
 describe('e2e: first paint without the engine, and the time to the first request (installed VSIX)', function () {
   let ws: Workspace;
   let model: ModelScript;
@@ -205,9 +213,19 @@ describe('e2e: first paint without the engine, and the time to the first request
     assert.equal(openai.length, 1, 'dist/openai.js loads once, with the first session');
     const engine = bundles().filter((b) => b.file === 'dist/engine.js');
     assert.equal(engine.length, 1, 'dist/engine.js loads once, with the first session');
-    await wb.runCommand('Planwise: Cancel Plan');
-    await panel.waitFor('.pw-notice', { text: /Plan cancelled/ });
-    const warm = await run('Make the greeting shorter');
+    // Warm: the median of WARM_RUNS sessions after the first (one sample moved by 12 to 53 ms between runs).
+    const warmRuns: Awaited<ReturnType<typeof run>>[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const cancelled = async () => (await panel.locator('.pw-notice')).filter({ hasText: /Plan cancelled/ }).count();
+      const before = await cancelled();
+      await wb.runCommand('Planwise: Cancel Plan');
+      for (let t = 0; (await cancelled()) <= before; t++) {
+        assert.ok(t < 120, 'the plan was not cancelled');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      warmRuns.push(await run(`Make the greeting shorter (${i + 1})`));
+    }
+    const warm = { ...medianBy(warmRuns, (r) => r.ms), samplesMs: warmRuns.map((r) => r.ms) };
     assert.equal(bundles().filter((b) => b.file === 'dist/openai.js').length, 1, 'dist/openai.js loaded again');
     assert.equal(bundles().filter((b) => b.file === 'dist/engine.js').length, 1, 'dist/engine.js loaded again');
     // The floor, the same way: an empty extension's input box (the probe's Ask and Send) whose text
@@ -220,15 +238,22 @@ describe('e2e: first paint without the engine, and the time to the first request
       assert.ok(first !== undefined, "the probe's request never reached the server");
       return { ms: first - submitted };
     };
-    const floor = { cold: await floorRun('first'), warm: await floorRun('second') };
+    const floorCold = await floorRun('first');
+    const floorWarm: { ms: number }[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) floorWarm.push(await floorRun(`again ${i + 1}`));
+    const floor = {
+      cold: floorCold,
+      warm: { ...medianBy(floorWarm, (r) => r.ms), samplesMs: floorWarm.map((r) => r.ms) },
+    };
     const ownWarm = Math.max(0, warm.ms - warm.moduleLoadMs - floor.warm.ms);
     mkdirSync(artifactsDir, { recursive: true });
     const record = { cold, warm, floor, ownWorkWarmMs: ownWarm, measuredAt: new Date().toISOString() };
     writeFileSync(path.join(artifactsDir, 'firstRequest.json'), `${JSON.stringify(record, null, 2)}\n`);
     console.log(
       `      task → first request: cold ${cold.ms} ms (loading bundles ${cold.moduleLoadMs} ms: ${cold.bundles.join(', ') || 'none'}); ` +
-        `warm ${warm.ms} ms (loading bundles ${warm.moduleLoadMs} ms); the floor (an input box posting its text) ` +
-        `${floor.cold.ms} and ${floor.warm.ms} ms; Planwise's own work, warm: ${ownWarm} ms`,
+        `warm ${warm.ms} ms (median of ${WARM_RUNS}: ${warm.samplesMs.join(', ')}; loading bundles ${warm.moduleLoadMs} ms); ` +
+        `the floor (an input box posting its text) ${floor.cold.ms} ms, then ${floor.warm.ms} ms (median of ${floor.warm.samplesMs.join(', ')}); ` +
+        `Planwise's own work, warm: ${ownWarm} ms`,
     );
   });
 });
