@@ -4,18 +4,27 @@
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
 import type { ItemPayload, ThreadEvent } from '../../core/index';
-import type { DeltaOp, HandoffStep, Lifecycle, PlanView, TranscriptItem } from '../../protocol';
+import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';
+import {
+  budgetReachedText,
+  compactedText,
+  decisionText,
+  freshContextText,
+  interviewLines,
+  noticeId,
+  retryText,
+} from './eventText';
+import { patchOf, toPlanView, type Kind } from './itemShape';
 
 export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
+export { compactedText, noticeId, retryText } from './eventText';
 
 export interface TranslateContext {
   /** Workspace-relative form of an absolute path (unchanged when outside every root). */
   relativePath(path: string): string;
 }
-
-type Kind = TranscriptItem['kind'];
 
 const KIND_OF: Record<ItemPayload['kind'], Kind | undefined> = {
   user_message: 'user',
@@ -27,22 +36,6 @@ const KIND_OF: Record<ItemPayload['kind'], Kind | undefined> = {
   notice: 'notice',
   interview: undefined,
 };
-
-const BUDGET_LABEL: Record<string, string> = {
-  tool_calls: 'tool calls this turn',
-  tool_loop: 'model round trips this turn',
-  session_calls: 'tool calls this session',
-  preview: 'tool output shown this turn (bytes)',
-  blocked_calls: 'blocked calls',
-  tokens: 'planning tokens',
-};
-
-const DECISION_TEXT = {
-  execute: 'Plan approved: building in this conversation.',
-  fresh_context: 'Plan approved: building in a fresh context that keeps only the plan.',
-  revise: 'Staying in planning to revise the plan.',
-  cancel: 'Plan cancelled.',
-} as const;
 
 export class EventTranslator {
   /** Panel item id → kind, for every item the panel has. */
@@ -116,21 +109,11 @@ export class EventTranslator {
       case 'plan.approval.requested':
         return [];
       case 'plan.approval.resolved': {
-        const text = DECISION_TEXT[event.decision] + (event.automatic ? ' (decided by a setting)' : '');
-        const detail = event.decision === 'revise' && event.feedback ? `\n\nFeedback: ${event.feedback}` : '';
         if (event.decision === 'fresh_context' || event.decision === 'execute') this.handoff = [];
-        return [{ op: 'gate.set', gate: null }, this.notice(event.seq, 'info', text + detail)];
+        return [{ op: 'gate.set', gate: null }, this.notice(event.seq, 'info', decisionText(event))];
       }
       case 'context.reset':
-        return [
-          this.notice(
-            event.seq,
-            'info',
-            `Fresh context: ${event.plan_preserved ? 'the approved plan was carried over' : 'the plan was not carried over'}` +
-              ` (the previous context was ${Math.round(event.previous_context_usage_percent)}% full)` +
-              (event.tool_budget_reset ? '; the tool budget starts again.' : '.'),
-          ),
-        ];
+        return [this.notice(event.seq, 'info', freshContextText(event))];
       case 'session_tool_limit_increased':
         return [
           { op: 'grantMore.set', prompt: null },
@@ -146,13 +129,7 @@ export class EventTranslator {
           this.notice(event.seq, 'info', `Granted ${event.granted} more model round trips (limit now ${event.max}).`),
         ];
       case 'budget_exhausted':
-        return [
-          this.notice(
-            event.seq,
-            'warning',
-            `Budget reached: ${BUDGET_LABEL[event.budget] ?? event.budget} ${event.used}/${event.max}.`,
-          ),
-        ];
+        return [this.notice(event.seq, 'warning', budgetReachedText(event))];
       case 'budget.updated':
         return [{ op: 'budget.set', budget: toBudget(event.budget) }];
       case 'tracker.updated':
@@ -290,7 +267,7 @@ export class EventTranslator {
     }
     const ops: DeltaOp[] = [];
     if (item.delta !== undefined && item.delta !== '') ops.push({ op: 'item.append', id, text: item.delta });
-    const patch = this.patchOf(kind, item, completed);
+    const patch = patchOf(kind, item, completed, (p) => this.ctx.relativePath(p));
     if (Object.keys(patch).length > 0) ops.push({ op: 'item.patch', id, patch });
     if (completed && kind === 'plan') this.forgetTurnPlan(id);
     return ops;
@@ -346,91 +323,13 @@ export class EventTranslator {
     }
   }
 
-  private patchOf(kind: Kind, item: ItemPayload, completed: boolean): Record<string, unknown> {
-    const patch: Record<string, unknown> = {};
-    if (kind === 'plan') {
-      if (item.plan) {
-        patch.markdown = item.plan.markdown;
-        patch.file = this.ctx.relativePath(item.plan.file);
-        patch.revision = item.plan.revision;
-        patch.valid = item.plan.valid;
-        if (item.plan.view) patch.view = toPlanView(item.plan.view);
-      } else if (item.text !== undefined && item.delta === undefined) {
-        patch.markdown = item.text;
-      }
-    } else if (item.text !== undefined && item.delta === undefined && kind !== 'tool_call' && kind !== 'tool_result') {
-      patch.text = item.text;
-    }
-    if (kind === 'tool_call') {
-      if (item.verdict) patch.verdict = { allowed: item.verdict.allowed, reason: item.verdict.reason };
-      if (item.tool) patch.argsSummary = summariseArgs(item.tool.arguments);
-    }
-    if (kind === 'tool_result' && item.result) {
-      patch.ok = item.result.ok;
-      patch.bytes = Math.max(0, Math.round(item.result.bytes));
-      patch.preview = item.result.preview;
-    }
-    if (kind === 'notice' && item.level) patch.level = item.level;
-    if (completed && (kind === 'assistant' || kind === 'thinking' || kind === 'plan')) patch.streaming = false;
-    return patch;
-  }
-
   private interviewRecord(item: ItemPayload, seq: number): DeltaOp[] {
     const iv = item.interview;
     if (!iv) return [];
     if (iv.outcome === 'cancelled')
       return [this.notice(seq, 'info', 'The questions were dismissed without an answer.')];
     if (iv.outcome === 'denied') return [this.notice(seq, 'warning', 'Questions are not available in this session.')];
-    const lines = iv.questions.map((q) => {
-      const a = iv.answers?.find((x) => x.questionId === q.id);
-      const answer = a ? `${a.choice}${a.note ? ` (${a.note})` : ''}` : 'no answer';
-      return `${q.header}: ${q.question} → ${answer}`;
-    });
+    const lines = interviewLines(iv);
     return [this.notice(seq, 'info', lines.join('\n'))];
   }
-}
-
-/** The engine's plan view as the protocol carries it (plain arrays, a command only where there is one). */
-function toPlanView(v: NonNullable<NonNullable<ItemPayload['plan']>['view']>): PlanView {
-  return {
-    title: v.title,
-    summary: v.summary,
-    steps: v.steps.map((s) => ({
-      index: s.index,
-      title: s.title,
-      files: [...s.files],
-      verify: s.verify.map((e) =>
-        e.kind === 'command' ? { kind: e.kind, text: e.text, command: e.command } : { kind: e.kind, text: e.text },
-      ),
-    })),
-  };
-}
-
-/** The id of the notice a host-side event becomes (the retry countdown patches it). */
-export function noticeId(seq: number): string {
-  return `host-notice-${seq}`;
-}
-
-/** `Retrying in 2 min (attempt 2 of 4): … Stop cancels the wait.` The status bar counts it down. */
-export function retryText(waitMs: number, attempt: number, maxAttempts: number, reason: string): string {
-  const s = Math.ceil(waitMs / 1000);
-  const wait = s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
-  return `Retrying in ${wait} (attempt ${attempt} of ${maxAttempts}): ${reason}. Stop cancels the wait.`;
-}
-
-/** What a compaction did, in one line for the transcript. */
-export function compactedText(e: Extract<ThreadEvent, { type: 'context.compacted' }>): string {
-  const k = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
-  const why =
-    e.trigger === 'overflow'
-      ? 'the provider said the request did not fit'
-      : 'the thread passed the compaction threshold';
-  const what = [
-    e.stubbed_results > 0 ? `${e.stubbed_results} older tool results shortened to stubs` : '',
-    e.omitted_messages > 0 ? `${e.omitted_messages} older messages left out` : '',
-  ].filter(Boolean);
-  return (
-    `Context compacted (${why}): about ${k(e.before_tokens)} → ${k(e.after_tokens)} of ${k(e.window_tokens)} tokens` +
-    `${what.length ? `; ${what.join(', ')}` : ''}. The full thread is kept; spooled results stay readable with read_spool.`
-  );
 }
