@@ -172,6 +172,7 @@ export function composeHost(shared: SharedParts): Host {
       const w = ws();
       return {
         reader: w.reader,
+        gateFs: w.gateFs,
         writer: w.writer,
         editWriter: w.editWriter,
         searcher: createSearcher(w.reader, rgPath),

@@ -14,7 +14,10 @@ import { PlanFiles } from './session/planFiles';
 
 export interface WorkspaceParts {
   readonly key: string;
+  /** Listings leave out what `files.exclude` hides (the Explorer's view, for list_files). */
   readonly reader: WorkspaceReader;
+  /** The same folders unfiltered, for the read-only gate: a shell's globs see every entry. */
+  readonly gateFs: WorkspaceReader;
   readonly writer: WorkspaceWriter;
   readonly editWriter: WorkspaceWriter;
   readonly planFiles: PlanFiles;
@@ -60,6 +63,7 @@ export class WorkspacePartsCache {
     this.parts = {
       key,
       reader,
+      gateFs: inner,
       writer,
       editWriter: new WorkspaceEditWriter(writer),
       planFiles: new PlanFiles(reader, () => this.config.settings.plansDirectory),

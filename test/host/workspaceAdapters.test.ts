@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
+import { promises as fsp, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExcludingReader, compileFilesExclude } from '../../src/host/adapters/filesExclude';
 import { FILE_TYPE, VscodeWorkspaceReader, VscodeWorkspaceWriter, type FsApi } from '../../src/host/adapters/vscodeFs';
-import { createListFilesTool, runTool } from '../../src/core/tools';
-import { contextFor } from '../tools/helpers';
+import { judgeCommand } from '../../src/core/gate';
+import { createListFilesTool, execCommandTool, runTool } from '../../src/core/tools';
+import { gateContextOf } from '../../src/core/tools/types';
+import { RecordingRunner, contextFor } from '../tools/helpers';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
 
 /** `vscode.workspace.fs` over Node, with VS Code's error shape ('FileNotFound'); URIs are plain paths. */
@@ -132,6 +134,25 @@ describe('VS Code workspace adapters', () => {
     assert.doesNotMatch(listed, /src\/a\.js/);
     assert.doesNotMatch(listed, /out\/bundle\.js/);
     assert.doesNotMatch(listed, /ignored\/x\.txt/);
+  });
+
+  // A shell expands `l*` over what is on disk, files.exclude or not: the gate must judge the same
+  // words, or a hidden symlink to a folder outside the workspace would pass as a missing path.
+  it('judges shell commands on the unfiltered folders: an entry files.exclude hides is still seen by the gate', async () => {
+    writeFileSync(join(ws.outside, 'secret.txt'), 'outside');
+    ws.symlink('linked', ws.outside, 'dir');
+    const inner = reader();
+    const excluding = new ExcludingReader(inner, () => compileFilesExclude({ '**/linked': true }));
+    assert.ok(!(await excluding.readDir(ws.root)).some((e) => e.name === 'linked'), 'the view hides linked');
+
+    const ctx = contextFor(ws, { reader: excluding, gateFs: inner, runner: new RecordingRunner() });
+    const judged = await judgeCommand('cat l*/secret.txt', gateContextOf(ctx));
+    assert.equal(judged.verdict.allowed, false);
+    assert.match(judged.verdict.reason, /outside the workspace/);
+    const run = await runTool(execCommandTool, JSON.stringify({ command: 'cat l*/secret.txt' }), ctx);
+    assert.equal(run.ok, false);
+    assert.match(run.content, /outside the workspace/);
+    assert.deepEqual((ctx.runner as RecordingRunner).calls, [], 'the command ran');
   });
 
   it('reads the setting at every listing, so a change applies at once', async () => {

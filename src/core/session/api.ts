@@ -16,9 +16,16 @@ import type { HandEditOutcome } from './handEdit';
 import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
+import type { GateFs } from '../gate/types';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
+  /**
+   * The file system the read-only gate judges commands on, when `reader` is a filtered view (VS
+   * Code's `files.exclude` leaves entries out of its listings): a shell expands globs over what is
+   * really there, so the gate must see the same. Default: `reader`.
+   */
+  readonly gateFs?: GateFs;
   /** Writes the runtime owns: plan files, trackers. */
   readonly writer: WorkspaceWriter;
   /** Writes by the build agent (VS Code: undoable WorkspaceEdits); defaults to `writer`. */

@@ -227,6 +227,7 @@ export class SessionCore {
     const d = this.deps;
     const base: ToolContext = {
       reader: d.reader,
+      ...(d.gateFs ? { gateFs: d.gateFs } : {}),
       searcher: d.searcher,
       ...(d.runner ? { runner: d.runner } : {}),
       trusted: this.config.trusted,
@@ -304,7 +305,7 @@ export class SessionCore {
             {
               roots: this.deps.reader.roots,
               trusted: this.config.trusted,
-              fs: this.deps.reader,
+              fs: this.deps.gateFs ?? this.deps.reader,
               ...(this.config.home !== undefined ? { home: this.config.home } : {}),
               allowList: this.config.buildAllowList ?? [],
             },

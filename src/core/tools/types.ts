@@ -9,6 +9,8 @@ export type ToolKind = 'read' | 'list' | 'search' | 'interview' | 'tracker' | 's
 /** What a tool may touch. The host builds one per turn; tools never reach the world any other way. */
 export interface ToolContext {
   readonly reader: WorkspaceReader;
+  /** What the gate judges shell commands on when `reader` filters its listings (see `SessionDeps.gateFs`). */
+  readonly gateFs?: GateContext['fs'];
   readonly searcher: Searcher;
   /** Absent in hosts that cannot run processes: `exec_command` then says so. */
   readonly runner?: CommandRunner;
@@ -37,7 +39,7 @@ export function gateContextOf(ctx: ToolContext): GateContext {
   return {
     roots: ctx.reader.roots,
     trusted: ctx.trusted,
-    fs: ctx.reader,
+    fs: ctx.gateFs ?? ctx.reader,
     ...(ctx.home !== undefined ? { home: ctx.home } : {}),
     ...(safeModes ? { safeModes } : {}),
   };
