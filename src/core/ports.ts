@@ -29,6 +29,11 @@ export interface WorkspaceReader {
   stat(path: string): Promise<FileStat | undefined>;
   readFile(path: string): Promise<Uint8Array>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Whether a directory entry exists at `path`, a final symlink not followed (`lstat`, as a shell
+   * tests a glob's literal last component). Optional: without it, the gate lists the folder.
+   */
+  exists?(path: string): Promise<boolean>;
 }
 
 /** Write access. Every write is atomic: a temporary file beside the target, then a rename. */

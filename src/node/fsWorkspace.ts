@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, promises as fsp, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/index';
@@ -70,6 +70,16 @@ export class NodeWorkspaceReader implements WorkspaceReader {
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
+    }
+  }
+
+  async exists(path: string): Promise<boolean> {
+    const wait = this.turn();
+    if (wait) await wait;
+    try {
+      return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // ENOTDIR, EACCES: nothing the shell could name there
     }
   }
 

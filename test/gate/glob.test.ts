@@ -213,4 +213,28 @@ describe('gate: glob expansion', () => {
     assert.ok(listed.length <= 2000 && listed.length > 400, `${listed.length} listings`);
     rmSync(wide, { recursive: true });
   });
+
+  // bash looks a literal last component up with lstat: a dangling symlink there is a match, and
+  // the folder is not read (a folder of thousands costs one lookup).
+  it('looks a literal last component up instead of listing its folder, when the port can', async () => {
+    mkdirSync(join(tree, 'look', 'in'), { recursive: true });
+    symlinkSync('nowhere', join(tree, 'look', 'in', 'dl'));
+    const { fs: listing, listed } = counting();
+    const looked: string[] = [];
+    const fs: GlobFs = {
+      ...listing,
+      exists: async (p) => {
+        looked.push(p);
+        return (await fsp.lstat(p).catch(() => null)) !== null;
+      },
+    };
+    assert.deepEqual(await words('lo*/in/dl', tree, fs), ['look/in/dl']);
+    assert.deepEqual(await words('m*/f4999', tree, fs), ['many/f4999']);
+    assert.deepEqual(await expandGlob('m*/nope', tree, fs, { remaining: 100 }), { kind: 'literal', word: 'm*/nope' });
+    assert.deepEqual(looked, [join(tree, 'look/in/dl'), join(tree, 'many/f4999'), join(tree, 'many/nope')]);
+    assert.ok(!listed.includes(join(tree, 'many')), `many/ was listed: ${listed.join(', ')}`);
+    // Listing gives the same words.
+    assert.deepEqual(await words('lo*/in/dl'), ['look/in/dl']);
+    assert.deepEqual(await words('m*/f4999'), ['many/f4999']);
+  });
 });

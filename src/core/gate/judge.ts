@@ -80,6 +80,7 @@ class Judge {
         return hit;
       },
       isDir: (p: string) => this.resolver.isDir(p),
+      ...(ctx.fs.exists ? { exists: (p: string) => ctx.fs.exists!(p) } : {}),
     };
   }
 

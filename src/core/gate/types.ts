@@ -3,7 +3,7 @@ import type { WorkspaceReader } from '../ports';
 import type { ShapeSegment } from './shape';
 
 /** What the gate reads of the disk: real paths, existence and directory listings (for globs). */
-export type GateFs = Pick<WorkspaceReader, 'realpath' | 'stat' | 'readDir'>;
+export type GateFs = Pick<WorkspaceReader, 'realpath' | 'stat' | 'readDir' | 'exists'>;
 
 export interface GateContext {
   /** Absolute workspace roots, real paths; the first is the working directory commands run in. */
