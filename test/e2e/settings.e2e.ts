@@ -47,7 +47,9 @@ describe('e2e: settings at activation (installed VSIX)', function () {
     const warning = await wb.waitForNotification(/Setting planwise\.contextWindow/);
     assert.match(warning, /must be a whole number of at least 1024.*got 5\. Using 128000\./);
     // The toast offers to open the setting.
-    const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /planwise\.contextWindow/ });
+    const toast = wb.page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: /planwise\.contextWindow/ });
     await toast.getByRole('button', { name: 'Open Settings' }).waitFor({ state: 'visible' });
 
     await openFile(wb, 'docs/plans/greet.md');
