@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileFilesExclude, ExcludingReader } from '../../src/host/adapters/filesExclude';
 import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan, startHarness, type Harness } from '../support/sessionHarness';
 
@@ -41,6 +42,33 @@ describe('planning session over the real SDK', () => {
       seqs,
       [...seqs].sort((a, b) => a - b),
     );
+  });
+
+  // The VS Code host's tools list through files.exclude (ExcludingReader); the gate must still see
+  // every entry, as the shell will when it expands the glob.
+  it("judges the shell tool on the unfiltered folders the host gives the gate, not the tools' filtered view", async () => {
+    h = await startHarness(
+      [
+        sse.toolTurn([{ name: 'exec_command', args: { command: 'cat l*/secret.txt' } }]),
+        sse.textTurn(planResponse(samplePlan())),
+      ],
+      {
+        config: { interactive: false },
+        readers: (ws) => {
+          writeFileSync(join(ws.outside, 'secret.txt'), 'outside');
+          ws.symlink('linked', ws.outside, 'dir');
+          return {
+            reader: new ExcludingReader(ws.reader, () => compileFilesExclude({ '**/linked': true })),
+            gateFs: ws.reader,
+          };
+        },
+      },
+    );
+    await h.session.start('plan something');
+    const second = h.server.requests[1]!.body.messages;
+    const toolMsg = second.find((m) => m['role'] === 'tool') as { content: string } | undefined;
+    assert.match(toolMsg!.content, /outside the workspace/);
+    assert.doesNotMatch(toolMsg!.content, /outside$/m, 'the secret was read');
   });
 
   it('keeps the system prompt and tool schemas byte-identical across requests', async () => {

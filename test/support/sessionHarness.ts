@@ -17,6 +17,7 @@ import type {
   ScopeChoice,
   ScopeRequest,
 } from '../../src/core/lifecycle/ports';
+import type { WorkspaceReader } from '../../src/core/ports';
 import type { Session, SessionConfig } from '../../src/core/session/api';
 import { createSession, resumeSession } from '../../src/core/session/session';
 import { systemClock } from '../../src/node/clock';
@@ -58,6 +59,8 @@ export interface HarnessOptions {
   checkpointsDir?: string;
   /** The answer to each scope request (default: none, so the approver cannot ask). */
   approveScope?: (request: ScopeRequest) => ScopeChoice;
+  /** The tools' reader (default: the workspace's Node reader) and what the gate judges on, as a host composes them. */
+  readers?: (ws: TempWorkspace) => { reader: WorkspaceReader; gateFs?: WorkspaceReader };
 }
 
 export interface Harness {
@@ -132,10 +135,11 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
           }
         : {}),
     };
+    const readers = o.readers?.(ws) ?? { reader: ws.reader };
     const deps = {
-      reader: ws.reader,
+      ...readers,
       writer: new NodeWorkspaceWriter(),
-      searcher: createSearcher(ws.reader),
+      searcher: createSearcher(readers.reader),
       runner: new NodeCommandRunner(),
       model: new OpenAIModelClient({
         baseURL: server.baseURL,
