@@ -42,15 +42,26 @@ class FakeTerminal implements TerminalLike {
     const execute = (line: string): ShellExecutionLike => {
       this.executed.push(line);
       const script = this.host.script(line);
-      const execution: ShellExecutionLike = {
+      const streamOf = (chunks: readonly string[]): ShellExecutionLike => ({
         async *read() {
-          for (const chunk of script.chunks) {
+          for (const chunk of chunks) {
             await Promise.resolve();
             yield chunk;
           }
         },
-      };
-      if (script.exitCode !== 'never') {
+      });
+      const execution = streamOf(script.detached ? [] : script.chunks);
+      // As VS Code does, the start event comes before executeCommand returns.
+      this.host.start(this, execution);
+      if (script.detached) {
+        // The line reached a shell still drawing its prompt: VS Code reports the command as an
+        // execution of its own, and the one it returned never ends.
+        const own = streamOf(script.chunks);
+        setImmediate(() => {
+          this.host.start(this, own);
+          setImmediate(() => this.host.end(this, own, script.exitCode as number | undefined));
+        });
+      } else if (script.exitCode !== 'never') {
         setImmediate(() => this.host.end(this, execution, script.exitCode as number | undefined));
       }
       return execution;
@@ -63,6 +74,8 @@ class FakeTerminal implements TerminalLike {
 interface Script {
   chunks: string[];
   exitCode: number | undefined | 'never';
+  /** The command runs as another execution than the one executeCommand returns. */
+  detached?: boolean;
 }
 
 class FakeHost implements TerminalHost<FakeTerminal> {
@@ -70,6 +83,7 @@ class FakeHost implements TerminalHost<FakeTerminal> {
   private readonly integrationListeners = new Set<
     Listener<{ terminal: FakeTerminal; shellIntegration: ShellIntegrationLike }>
   >();
+  private readonly startListeners = new Set<Listener<{ terminal: FakeTerminal; execution: ShellExecutionLike }>>();
   private readonly endListeners = new Set<
     Listener<{ terminal: FakeTerminal; execution: ShellExecutionLike; exitCode: number | undefined }>
   >();
@@ -90,6 +104,9 @@ class FakeHost implements TerminalHost<FakeTerminal> {
   integrate(t: FakeTerminal) {
     for (const l of this.integrationListeners) l({ terminal: t, shellIntegration: t.shellIntegration! });
   }
+  start(t: FakeTerminal, execution: ShellExecutionLike) {
+    for (const l of [...this.startListeners]) l({ terminal: t, execution });
+  }
   end(t: FakeTerminal, execution: ShellExecutionLike, exitCode: number | undefined) {
     for (const l of [...this.endListeners]) l({ terminal: t, execution, exitCode });
   }
@@ -102,6 +119,9 @@ class FakeHost implements TerminalHost<FakeTerminal> {
   }
   onDidChangeTerminalShellIntegration(l: Listener<{ terminal: FakeTerminal; shellIntegration: ShellIntegrationLike }>) {
     return this.sub(this.integrationListeners, l);
+  }
+  onDidStartTerminalShellExecution(l: Listener<{ terminal: FakeTerminal; execution: ShellExecutionLike }>) {
+    return this.sub(this.startListeners, l);
   }
   onDidEndTerminalShellExecution(
     l: Listener<{ terminal: FakeTerminal; execution: ShellExecutionLike; exitCode: number | undefined }>,
@@ -195,6 +215,23 @@ describe('terminal command runner (shell integration)', () => {
         IFS: null,
       },
     });
+  });
+
+  it('takes the result of the execution VS Code reports when it is not the one executeCommand returned', async () => {
+    const { host, runner, log } = setup();
+    host.scripts['sh gen.sh'] = { chunks: ['gen\x1b[0m', 'erated\r\n'], exitCode: 3, detached: true };
+    const r = await runner.run('sh gen.sh', opts());
+    assert.equal(r.exitCode, 3);
+    assert.equal(r.stdout, 'generated\n');
+    assert.equal(r.timedOut, false);
+    assert.ok(
+      log.some((l) => /as an execution of its own/.test(l)),
+      log.join('\n'),
+    );
+    // The next command still runs in the same terminal and is matched as usual.
+    host.scripts['echo ok'] = { chunks: ['ok\n'], exitCode: 0 };
+    assert.equal((await runner.run('echo ok', opts())).stdout, 'ok\n');
+    assert.equal(host.terminals.length, 1);
   });
 
   it('reports a failing exit code and reuses the same terminal, one command at a time', async () => {

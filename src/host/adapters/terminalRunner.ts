@@ -33,6 +33,7 @@ export interface TerminalHost<T extends TerminalLike = TerminalLike> {
   onDidChangeTerminalShellIntegration(
     listener: (e: { terminal: T; shellIntegration: ShellIntegrationLike }) => void,
   ): Sub;
+  onDidStartTerminalShellExecution(listener: (e: { terminal: T; execution: ShellExecutionLike }) => void): Sub;
   onDidEndTerminalShellExecution(
     listener: (e: { terminal: T; execution: ShellExecutionLike; exitCode: number | undefined }) => void,
   ): Sub;
@@ -206,6 +207,11 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
       let drainTimer: unknown;
       let execution: ShellExecutionLike | undefined;
       let reading: Promise<void> = Promise.resolve();
+      // Executions that started in this terminal as some other object than the one executeCommand
+      // returned: when the line reaches a shell still drawing its first prompt, VS Code can report
+      // the command as a new execution, and the one it returned never ends. Each one's output is
+      // read from its start; the first to end is this command (the terminal runs one at a time).
+      const others = new Map<ShellExecutionLike, { text: string; reading: Promise<void> }>();
       let timeoutTimer: unknown = undefined;
       const cap = options.maxOutputBytes;
 
@@ -216,11 +222,11 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
         options.signal?.removeEventListener('abort', onAbort);
         for (const s of subs) s.dispose();
       };
-      const finish = (exitCode: number | null, timedOut: boolean) => {
+      const finish = (exitCode: number | null, timedOut: boolean, output = raw) => {
         if (settled) return;
         settled = true;
         cleanup();
-        const clean = capUtf8(stripTerminalEscapes(raw), cap);
+        const clean = capUtf8(stripTerminalEscapes(output), cap);
         resolve({
           exitCode,
           stdout: clean.text,
@@ -240,13 +246,37 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
       };
 
       subs.push(
+        this.host.onDidStartTerminalShellExecution((e) => {
+          if (e.terminal !== terminal || settled) return;
+          // Ours may start before executeCommand returns: decide once it has.
+          void Promise.resolve().then(() => {
+            if (e.execution === execution || settled || others.has(e.execution)) return;
+            const seen = { text: '', reading: Promise.resolve() };
+            seen.reading = (async () => {
+              try {
+                for await (const chunk of e.execution.read()) {
+                  if (settled) break;
+                  if (seen.text.length <= cap * 4) seen.text += chunk;
+                }
+              } catch {
+                // its output is lost; the exit code still comes with its end
+              }
+            })();
+            others.set(e.execution, seen);
+          });
+        }),
         this.host.onDidEndTerminalShellExecution((e) => {
-          if (e.execution !== execution || settled) return;
+          if (settled) return;
+          const other = e.execution === execution ? undefined : others.get(e.execution);
+          if (e.execution !== execution && (other === undefined || e.terminal !== terminal)) return;
+          if (other)
+            this.options.log?.(`the terminal reported "${command}" as an execution of its own; its result is taken`);
           if (e.exitCode === undefined) this.options.log?.(`the terminal did not report the exit code of "${command}"`);
           const code = e.exitCode ?? null;
+          const output = () => (other && raw === '' ? other.text : raw);
           // The output stream may still hold its last chunk: give it a moment to drain.
-          drainTimer = this.timers.set(() => finish(code, false), DRAIN_MS);
-          void reading.then(() => finish(code, false));
+          drainTimer = this.timers.set(() => finish(code, false, output()), DRAIN_MS);
+          void (other ? other.reading : reading).then(() => finish(code, false, output()));
         }),
         this.host.onDidCloseTerminal((t) => {
           if (t === terminal) finish(null, false);

@@ -12,6 +12,7 @@ export const vscodeTerminalHost: TerminalHost<vscode.Terminal> = {
       isTransient: true,
     }),
   onDidChangeTerminalShellIntegration: (l) => vscode.window.onDidChangeTerminalShellIntegration(l),
+  onDidStartTerminalShellExecution: (l) => vscode.window.onDidStartTerminalShellExecution(l),
   onDidEndTerminalShellExecution: (l) => vscode.window.onDidEndTerminalShellExecution(l),
   onDidCloseTerminal: (l) => vscode.window.onDidCloseTerminal(l),
 };
