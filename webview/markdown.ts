@@ -4,9 +4,25 @@
  * tags and attributes and drops every link that is not http(s). File references become links
  * that open the file in the editor.
  */
-import DOMPurify, { type DOMPurify as Purifier } from 'dompurify';
-import { Marked, type Links, type Token } from 'marked';
+import type * as DomPurifyModule from 'dompurify';
+import type { DOMPurify as Purifier } from 'dompurify';
+import type * as MarkedModule from 'marked';
+import type { Links, Marked, Token } from 'marked';
 import { linkifyFileRefs } from './fileRefs';
+
+// marked and DOMPurify are evaluated on the first markdown render, not when the panel loads: an
+// idle panel or the setup card renders none, and marked builds all of its rules' regular
+// expressions when its module runs (about 10 ms of the panel's start in a Chromium CPU profile).
+// esbuild turns each `require` below into a module initialised on first call.
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading; see above */
+const loadMarked = () => require('marked') as typeof MarkedModule;
+const loadPurify = () => {
+  // The ES build (the panel's bundle) has the factory as its default export, the CommonJS build
+  // (the component tests under Node) as the module itself.
+  const m = require('dompurify') as typeof DomPurifyModule & { default?: typeof DomPurifyModule.default };
+  return m.default ?? (m as unknown as typeof DomPurifyModule.default);
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -14,19 +30,24 @@ export function escapeHtml(text: string): string {
 
 const SAFE_HREF = /^https?:\/\//i;
 
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  async: false,
-  renderer: {
-    html: ({ text }) => escapeHtml(text),
-    image: ({ href, text }) =>
-      SAFE_HREF.test(href)
-        ? `<a href="${escapeHtml(href)}">${escapeHtml(`image: ${text || href}`)}</a>`
-        : escapeHtml(`[image: ${text}]`),
-    checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
-  },
-});
+let markedInstance: Marked | undefined;
+
+function getMarked(): Marked {
+  markedInstance ??= new (loadMarked().Marked)({
+    gfm: true,
+    breaks: false,
+    async: false,
+    renderer: {
+      html: ({ text }) => escapeHtml(text),
+      image: ({ href, text }) =>
+        SAFE_HREF.test(href)
+          ? `<a href="${escapeHtml(href)}">${escapeHtml(`image: ${text || href}`)}</a>`
+          : escapeHtml(`[image: ${text}]`),
+      checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
+    },
+  });
+  return markedInstance;
+}
 
 const ALLOWED_TAGS = [
   'a',
@@ -64,7 +85,7 @@ let purifier: Purifier | undefined;
 
 function getPurifier(): Purifier {
   if (purifier) return purifier;
-  const p = DOMPurify(window);
+  const p = loadPurify()(window);
   // Set once: every call then skips parsing the configuration.
   p.setConfig({
     ALLOWED_TAGS,
@@ -98,7 +119,7 @@ function sanitise(html: string): DocumentFragment {
 
 /** Renders markdown to a sanitised fragment with file references linked. */
 export function renderMarkdown(source: string): DocumentFragment {
-  return sanitise(marked.parse(source) as string);
+  return sanitise(getMarked().parse(source) as string);
 }
 
 /** Reference-link definitions (`[id]: url`) seen so far, by normalised label. */
@@ -111,6 +132,7 @@ export type LinkDefinitions = Links;
  * Each block's `raw` is its source text; together they spell out `source` (line endings as LF).
  */
 export function lexBlocks(source: string, links: LinkDefinitions): Token[] {
+  const marked = getMarked();
   const lexer = new marked.Lexer(marked.defaults);
   Object.assign(lexer.tokens.links, links);
   const tokens = lexer.lex(source);
@@ -120,7 +142,7 @@ export function lexBlocks(source: string, links: LinkDefinitions): Token[] {
 
 /** The HTML `marked` makes of one block from `lexBlocks`, before sanitising. */
 export function blockHtml(block: Token): string {
-  return marked.parser([block]);
+  return getMarked().parser([block]);
 }
 
 /** Sanitises HTML from `blockHtml` into a fragment with file references linked. */
@@ -130,7 +152,7 @@ export function sanitiseBlockHtml(html: string): DocumentFragment {
 
 /** One line of inline markdown (tracker descriptions, plan steps): no blocks, same sanitising. */
 export function renderInlineMarkdown(source: string): DocumentFragment {
-  return sanitise(marked.parseInline(source) as string);
+  return sanitise(getMarked().parseInline(source) as string);
 }
 
 /** Plain text with file references linked (user messages, tool output). */
