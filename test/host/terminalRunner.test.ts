@@ -172,7 +172,7 @@ const opts = (patch: Partial<RunOptions> = {}): RunOptions => ({
 });
 const INTEGRATION_MS = 4321;
 
-function setup() {
+function setup(settleMs = 0) {
   const host = new FakeHost();
   const fallback = new RecordingFallback();
   const timers = manualTimers();
@@ -181,6 +181,7 @@ function setup() {
     name: 'Planwise',
     env: EXEC_ENV,
     integrationTimeoutMs: INTEGRATION_MS,
+    firstCommandSettleMs: settleMs,
     timers,
     log: (l) => log.push(l),
   });
@@ -215,6 +216,26 @@ describe('terminal command runner (shell integration)', () => {
         IFS: null,
       },
     });
+  });
+
+  it("waits for a new terminal's shell to report its folder, then a moment, before its first command", async () => {
+    const { host, runner, timers } = setup(300);
+    host.scripts['ls'] = { chunks: ['a\n'], exitCode: 0 };
+    const running = runner.run('ls', opts());
+    const tick = () => new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) await tick();
+    const t = host.terminals[0]!;
+    assert.deepEqual(t.executed, [], 'sent before the shell reported its folder');
+    // The shell's first prompt reports its folder: VS Code fires the integration event again.
+    t.enableIntegration(CWD);
+    await tick();
+    assert.deepEqual(t.executed, [], 'sent before the settle time');
+    timers.fire(300);
+    assert.equal((await running).stdout, 'a\n');
+    assert.deepEqual(t.executed, ['ls']);
+    // The next command in the same terminal goes at once.
+    host.scripts['pwd'] = { chunks: ['/ws\n'], exitCode: 0 };
+    assert.equal((await runner.run('pwd', opts())).stdout, '/ws\n');
   });
 
   it('takes the result of the execution VS Code reports when it is not the one executeCommand returned', async () => {

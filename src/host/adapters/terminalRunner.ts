@@ -46,12 +46,20 @@ export interface TerminalRunnerOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** How long to wait for shell integration in a new terminal (default 5 s). */
   readonly integrationTimeoutMs?: number;
+  /**
+   * A new terminal's first command waits until the shell has reported its folder (its first prompt
+   * is being drawn, at most 2 s) and then this long more (default 300 ms; 0 sends at once).
+   */
+  readonly firstCommandSettleMs?: number;
   readonly log?: (line: string) => void;
   readonly timers?: { set(fn: () => void, ms: number): unknown; clear(h: unknown): void };
   readonly now?: () => number;
 }
 
 const DEFAULT_INTEGRATION_TIMEOUT_MS = 5000;
+const DEFAULT_FIRST_COMMAND_SETTLE_MS = 300;
+/** How long a new terminal's first command waits for the shell to report its folder. */
+const CWD_WAIT_MS = 2000;
 /** After the end event, how long the output stream may take to drain. */
 const DRAIN_MS = 1000;
 
@@ -80,6 +88,8 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
   private assumedCwd: string | undefined;
   /** Shell integration never came up in the current terminal: use the fallback until it closes. */
   private integrationMissing = false;
+  /** The current terminal has run nothing yet: its shell may still be drawing its first prompt. */
+  private fresh = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly closeSub: Sub;
   private readonly timers: NonNullable<TerminalRunnerOptions['timers']>;
@@ -148,7 +158,35 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
       return this.viaFallback(command, options);
     }
     terminal.show(true);
-    return this.execute(terminal, integration, command, options);
+    if (this.fresh) {
+      this.fresh = false;
+      // A line sent while the shell still draws its first prompt is echoed into it, and VS Code
+      // then may never report the end of the execution it returned (a clean e2e run under load).
+      await this.settle(terminal, integration);
+      if (options.signal?.aborted) throw abortError(options.signal);
+    }
+    return this.execute(terminal, terminal.shellIntegration ?? integration, command, options);
+  }
+
+  /** Until the shell has reported its folder (at most CWD_WAIT_MS), then the settle time. */
+  private async settle(terminal: T, integration: ShellIntegrationLike): Promise<void> {
+    const settleMs = this.options.firstCommandSettleMs ?? DEFAULT_FIRST_COMMAND_SETTLE_MS;
+    if (settleMs <= 0) return;
+    if (integration.cwd === undefined) {
+      await new Promise<void>((resolve) => {
+        const sub = this.host.onDidChangeTerminalShellIntegration((e) => {
+          if (e.terminal !== terminal || e.shellIntegration.cwd === undefined) return;
+          this.timers.clear(timer);
+          sub.dispose();
+          resolve();
+        });
+        const timer = this.timers.set(() => {
+          sub.dispose();
+          resolve();
+        }, CWD_WAIT_MS);
+      });
+    }
+    await new Promise<void>((resolve) => this.timers.set(resolve, settleMs));
   }
 
   private async viaFallback(command: string, options: RunOptions): Promise<RunResult> {
@@ -168,6 +206,7 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
     this.terminal = this.host.createTerminal({ name: this.options.name, cwd, env });
     this.assumedCwd = cwd;
     this.integrationMissing = false;
+    this.fresh = true;
     return this.terminal;
   }
 
