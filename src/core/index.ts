@@ -79,3 +79,4 @@ export { EXEC_ENV } from './tools/shellRun';
 export { globToRegExpSource } from './tools/glob';
 export { HEAVY_DIRS, IgnoreRules, rootOf } from './tools/ignoreRules';
 export { JsSearcher } from './tools/jsSearch';
+export { comparePaths } from './tools/pathOrder';

@@ -14,6 +14,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import {
+  comparePaths,
   HEAVY_DIRS,
   IgnoreRules,
   rootOf,
@@ -83,12 +84,13 @@ export class RipgrepSearcher implements Searcher {
   ) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const parallel = await this.run(request, false);
-    const result = parallel.truncated ? await this.run(request, true) : sortByPath(parallel);
+    const isFile = statSync(request.root, { throwIfNoEntry: false })?.isFile() ?? false;
+    const parallel = await this.run(request, isFile, false);
+    const result = parallel.truncated ? await this.run(request, isFile, true) : sortByPath(parallel);
     const root = this.reader ? rootOf(this.reader.roots, request.root) : undefined;
     if (!this.reader || root === undefined || result.files.length === 0) return result;
     if (root === request.root && !request.glob) return result;
-    if (statSync(request.root, { throwIfNoEntry: false })?.isFile()) return result;
+    if (isFile) return result;
     const rules = new IgnoreRules(this.reader, root);
     const files: SearchFileResult[] = [];
     for (const file of result.files) {
@@ -100,11 +102,10 @@ export class RipgrepSearcher implements Searcher {
   }
 
   /**
-   * One ripgrep run. `sorted`: in `--sort path` order (one thread). Unsorted, the files come in the
+   * One ripgrep run (`isFile`: the root is a file). `sorted`: in `--sort path` order (one thread). Unsorted, the files come in the
    * order ripgrep's threads finish them, each file's lines together.
    */
-  private run(request: SearchRequest, sorted: boolean): Promise<SearchResult> {
-    const isFile = statSync(request.root, { throwIfNoEntry: false })?.isFile() ?? false;
+  private run(request: SearchRequest, isFile: boolean, sorted: boolean): Promise<SearchResult> {
     const cwd = isFile ? dirname(request.root) : request.root;
     const target = isFile ? basename(request.root) : '.';
     const args = [
@@ -207,34 +208,12 @@ export class RipgrepSearcher implements Searcher {
   }
 }
 
-/** The files in `--sort path` order: name by name down the folders, each name compared as UTF-8 bytes. */
+/** The files in `--sort path` order. */
 function sortByPath(result: SearchResult): SearchResult {
   if (result.files.length < 2) return result;
   const keyed = result.files.map((file) => ({ file, parts: file.path.split('/') }));
   keyed.sort((a, b) => comparePaths(a.parts, b.parts));
   return { ...result, files: keyed.map((k) => k.file) };
-}
-
-function comparePaths(a: readonly string[], b: readonly string[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x !== y) return compareCodePoints(x, y);
-  }
-  return a.length - b.length;
-}
-
-/** Code point order, which is UTF-8 byte order (plain `<` compares UTF-16 units, which is not). */
-function compareCodePoints(x: string, y: string): number {
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) {
-    const cx = x.codePointAt(i)!;
-    const cy = y.codePointAt(i)!;
-    if (cx !== cy) return cx - cy;
-    if (cx > 0xffff) i++;
-  }
-  return x.length - y.length;
 }
 
 function textOf(value: RgText | undefined): string {

@@ -251,6 +251,12 @@ describe('searchers', () => {
         all.files.map((f) => f.path),
         sortedByRg,
       );
+      // The JavaScript fallback walks in the same order.
+      const js = await new JsSearcher(ws.reader).search(request(ws, { pattern: '^hit', maxMatches: 10_000 }));
+      assert.deepEqual(
+        js.files.map((f) => f.path),
+        sortedByRg,
+      );
       // Past the cap: the first 100 matches in that order, and the same files as a prefix of it.
       const cut = await searcher.search(request(ws, { pattern: '^hit', maxMatches: 100 }));
       assert.equal(cut.truncated, true);

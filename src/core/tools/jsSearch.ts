@@ -7,6 +7,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { SearchFileResult, SearchLine, SearchRequest, SearchResult, Searcher, WorkspaceReader } from '../ports';
 import { compileGlob, type GlobMatcher } from './glob';
 import { IgnoreRules, rootOf } from './ignoreRules';
+import { compareNames } from './pathOrder';
 
 /** Files larger than this are not searched by the fallback. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -110,11 +111,6 @@ class SearchState {
 
 function stripCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
-
-/** Byte order of names, as ripgrep's `--sort path` uses. */
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A JavaScript RegExp for a ripgrep-style pattern; a leading `(?i)` becomes the `i` flag. */
