@@ -127,10 +127,8 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // The settings check reads every setting; the command that activated Planwise does not wait for it.
   const check = setTimeout(() => {
-    if (config.settingProblems.length > 0) {
-      const advice = adviceForSettings(config.settingProblems);
-      if (advice) showAdvice(advice);
-    }
+    const advice = adviceForSettings(config.settingProblems);
+    if (advice) showAdvice(advice);
   }, 0);
   store.addCallback(() => clearTimeout(check));
 }

@@ -9,6 +9,7 @@ import {
   readSettings,
   type PlanwiseSettings,
   type ReadSettings,
+  type SettingGetter,
   type SettingKey,
   type SettingProblem,
 } from './config';
@@ -45,9 +46,7 @@ export class ConfigService implements vscode.Disposable {
 
   /** `plansDirectory`, without reading the other settings when they have not been read yet. */
   get plansDirectory(): string {
-    if (this.read) return this.read.settings.plansDirectory;
-    const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-    return readPlansDirectory((key) => config.get(key));
+    return this.read ? this.read.settings.plansDirectory : readPlansDirectory(sectionGetter());
   }
 
   /** `files.exclude` of the first workspace folder, compiled once per change. */
@@ -75,10 +74,13 @@ export class ConfigService implements vscode.Disposable {
   }
 
   private current(): ReadSettings {
-    if (!this.read) {
-      const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-      this.read = readSettings((key) => config.get(key));
-    }
+    this.read ??= readSettings(sectionGetter());
     return this.read;
   }
+}
+
+/** Planwise's settings as they are now, one key at a time. */
+function sectionGetter(): SettingGetter {
+  const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  return (key) => config.get(key);
 }

@@ -200,6 +200,10 @@ function match(p: string, s: string): boolean {
   }
 }
 
+/** `dir` and `name` with one `/` between them (an empty `dir` is the working directory). */
+const joinPath = (dir: string, name: string): string =>
+  dir === '' ? name : dir.endsWith('/') ? dir + name : `${dir}/${name}`;
+
 const TOO_MANY = Symbol('too-many');
 /** Directories one pattern component is matched in at once. */
 const LOOK_AHEAD = 8;
@@ -261,7 +265,7 @@ class Expansion {
       // `lstat` where a folder of thousands would be read); the lookup costs what a listing would.
       if (this.fs.exists) {
         this.charge();
-        const at = this.abs(dir === '.' ? name : dir.endsWith('/') ? dir + name : `${dir}/${name}`);
+        const at = this.abs(dir === '.' ? name : joinPath(dir, name));
         return (await this.fs.exists(at).catch(() => false)) ? [name] : [];
       }
       const listing = await this.list(dir);
@@ -286,7 +290,6 @@ class Expansion {
     const slash = pat.lastIndexOf('/');
     const dir = pat.slice(0, slash + 1);
     const file = pat.slice(slash + 1);
-    const join = (d: string, n: string) => (d === '' ? n : d.endsWith('/') ? d + n : `${d}/${n}`);
     const out: string[] = [];
     if (dir !== '' && isPattern(dir)) {
       // The directories are looked into LOOK_AHEAD at a time (the words are sorted at the end, and
@@ -298,14 +301,14 @@ class Expansion {
         const batch = dirs.slice(k, k + LOOK_AHEAD);
         const vectors = await Promise.all(batch.map((d) => this.vector(file, d === '' ? '.' : d, last)));
         batch.forEach((d, i) => {
-          for (const n of vectors[i] ?? []) out.push(join(d, n));
+          for (const n of vectors[i] ?? []) out.push(joinPath(d, n));
         });
       }
       return out;
     }
     if (file === '') return [dir];
     const d = unquote(dir);
-    for (const n of (await this.vector(file, d === '' ? '.' : d, last)) ?? []) out.push(join(d, n));
+    for (const n of (await this.vector(file, d === '' ? '.' : d, last)) ?? []) out.push(joinPath(d, n));
     return out;
   }
 }

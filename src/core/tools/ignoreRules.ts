@@ -62,11 +62,11 @@ export class IgnoreRules {
    */
   async forFolder(
     dir: string,
-    names?: readonly string[],
+    listed?: { readonly hasGitignore: boolean },
   ): Promise<(abs: string, name: string, isDir: boolean) => Exclusion | undefined> {
-    // A listing that has read the folder passes its names: without a `.gitignore` among them the
+    // A listing that has read the folder says whether it holds a `.gitignore`: without one the
     // folder adds no rules, and no read is tried for it (the root's `.git/info/exclude` still is).
-    if (names && dir !== this.root && !this.files.has(dir) && !names.includes('.gitignore'))
+    if (listed && !listed.hasGitignore && dir !== this.root && !this.files.has(dir))
       this.files.set(dir, Promise.resolve(undefined));
     const chain = dir === this.root || dir.startsWith(this.rootPrefix()) ? await this.chainOf(dir) : undefined;
     return (abs, name, isDir) => {

@@ -76,10 +76,9 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
           continue;
         }
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const exclusionOf = await rules.forFolder(
-          real,
-          entries.map((e) => e.name),
-        );
+        const exclusionOf = await rules.forFolder(real, {
+          hasGitignore: entries.some((e) => e.name === '.gitignore'),
+        });
         // `real` is a real path and an entry name holds no separator: joined without normalising.
         const prefix = real.endsWith(sep) ? real : real + sep;
         for (const entry of entries) {

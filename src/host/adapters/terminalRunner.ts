@@ -307,7 +307,7 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
         this.host.onDidEndTerminalShellExecution((e) => {
           if (settled) return;
           const other = e.execution === execution ? undefined : others.get(e.execution);
-          if (e.execution !== execution && (other === undefined || e.terminal !== terminal)) return;
+          if (e.execution !== execution && other === undefined) return;
           if (other)
             this.options.log?.(`the terminal reported "${command}" as an execution of its own; its result is taken`);
           if (e.exitCode === undefined) this.options.log?.(`the terminal did not report the exit code of "${command}"`);
