@@ -258,12 +258,26 @@ function lazyEnginePlugin(exportNames) {
   };
 }
 
-/** Codicons ship inside media/ so the webview never reaches the network. */
+/**
+ * Codicons ship inside media/ so the webview never reaches the network. The host writes their
+ * style sheet into the panel's page (src/host/panel/assets.ts), where a relative font URL would
+ * not resolve: media/codicons/glyphs.css is codicon.css without its one `@font-face` rule, and
+ * the host writes that rule itself with the font's webview URI.
+ */
 function copyCodicons() {
   mkdirSync('media/codicons', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) {
     copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
   }
+  const css = readFileSync('media/codicons/codicon.css', 'utf8');
+  const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)];
+  const face = faces[0]?.[0] ?? '';
+  if (faces.length !== 1 || !/font-family:\s*"codicon"/.test(face) || !/url\("\.\/codicon\.ttf[?"]/.test(face)) {
+    throw new Error(
+      'esbuild.mjs: @vscode/codicons changed its style sheet: expected one @font-face for "codicon" from ./codicon.ttf.',
+    );
+  }
+  writeFileSync('media/codicons/glyphs.css', css.replace(face, ''));
 }
 
 const configs = [

@@ -3,7 +3,15 @@
  * snapshot or the next delta, and asks for a resync on a sequence gap. Deltas are queued and
  * applied once per animation frame, so a burst of streamed tokens costs one render.
  */
-import { applyOps, coalesceOps, emptyViewState, parseHostMessage, type DeltaOp, type ViewState } from '../src/protocol';
+import {
+  applyOps,
+  coalesceOps,
+  emptyViewState,
+  parseHostMessage,
+  type DeltaOp,
+  type SnapshotMessage,
+  type ViewState,
+} from '../src/protocol';
 import { parseAppendDelta } from './appendDelta';
 import type { Post } from './bridge';
 
@@ -83,10 +91,25 @@ export class PanelStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tells the host the panel is listening; it answers with a snapshot. */
-  start(): void {
+  /**
+   * Tells the host the panel is listening. `initial` is the snapshot the page carried, if any:
+   * applied at once, so the first render shows it, and named in `ready` (its `seq`), so the host
+   * answers with a snapshot only when its state has moved on. Without one the host answers with
+   * a snapshot.
+   */
+  start(initial?: unknown): void {
+    if (initial !== undefined) {
+      const parsed = parseHostMessage(initial);
+      if (parsed.ok && parsed.msg.type === 'snapshot') {
+        this.takeSnapshot(parsed.msg);
+        this.flush();
+      } else {
+        this.dropped += 1;
+        this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+      }
+    }
     this.lastResyncAt = this.now();
-    this.post({ type: 'ready' });
+    this.post(this.waitingForSnapshot ? { type: 'ready' } : { type: 'ready', seq: this.seq });
   }
 
   /** Handles one raw message from the host. Never throws. */
@@ -100,11 +123,7 @@ export class PanelStore {
     }
     const msg = parsed.msg;
     if (msg.type === 'snapshot') {
-      this.seq = msg.seq;
-      this.waitingForSnapshot = false;
-      this.lastResyncAt = Number.NEGATIVE_INFINITY; // answered: a later gap may ask at once
-      this.queue = [];
-      this.pendingState = msg.state;
+      this.takeSnapshot(msg);
       this.requestFlush();
       return;
     }
@@ -136,6 +155,14 @@ export class PanelStore {
     if (next === this.state) return;
     this.state = next;
     for (const l of [...this.listeners]) l();
+  }
+
+  private takeSnapshot(msg: SnapshotMessage): void {
+    this.seq = msg.seq;
+    this.waitingForSnapshot = false;
+    this.lastResyncAt = Number.NEGATIVE_INFINITY; // answered: a later gap may ask at once
+    this.queue = [];
+    this.pendingState = msg.state;
   }
 
   private askForSnapshot(): void {

@@ -19,6 +19,8 @@ const UiStateSchema = z.object({
   scrollTop: z.number().nonnegative().catch(0),
   follow: z.boolean().catch(true),
   draft: z.string().catch(''),
+  /** The page whose snapshot was used (see `claimPage`). */
+  page: z.string().catch(''),
 });
 
 export type WizardProgress = z.infer<typeof WizardSchema>;
@@ -29,7 +31,7 @@ const MAX_EXPANDED = 500;
 const SCROLL_SAVE_DELAY_MS = 250;
 
 export function defaultUiState(): UiState {
-  return { expanded: {}, wizard: null, scrollTop: 0, follow: true, draft: '' };
+  return { expanded: {}, wizard: null, scrollTop: 0, follow: true, draft: '', page: '' };
 }
 
 export class UiStateStore {
@@ -69,6 +71,18 @@ export class UiStateStore {
     const keys = Object.keys(expanded);
     for (const k of keys.slice(0, Math.max(0, keys.length - MAX_EXPANDED))) delete expanded[k];
     this.update({ expanded });
+  }
+
+  /**
+   * True the first time a page with this id loads: its snapshot is current. VS Code re-creates a
+   * hidden view from the same HTML, whose snapshot is old by then; that load gets false and waits
+   * for the host's. Saved, no re-render.
+   */
+  claimPage(page: string): boolean {
+    if (page === '' || page === this.state.page) return false;
+    this.state = { ...this.state, page };
+    this.save();
+    return true;
   }
 
   /** Scroll position changes often and nothing renders from it: saved later, no re-render. */

@@ -287,7 +287,7 @@ export function composeHost(shared: SharedParts): Host {
         ),
     },
   );
-  const panel = store.add(new PanelViewProvider(context.extensionUri, hub, route));
+  const panel = store.add(new PanelViewProvider(context.extensionUri, hub, route, log));
 
   // ---- status bar, context keys, flags, lenses ----------------------------------------------
   const statusBar = store.add(new BudgetStatusBar());

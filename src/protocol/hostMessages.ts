@@ -3,7 +3,9 @@
  *
  * Sequencing contract:
  * - The host answers every `ready` (the first and any later one, e.g. after the view was
- *   re-created) and every `resync` with a `snapshot`.
+ *   re-created) and every `resync` with a `snapshot`, except a `ready` whose `seq` is the host's
+ *   latest: that page already shows the state its HTML carried (renderPanelHtml's `snapshot`),
+ *   and the next delta continues from it.
  * - Each `delta` carries `seq` = the previous message's `seq` + 1, counting from the snapshot's.
  *   The webview drops a delta whose `seq` it has already seen, and on a gap it sends `resync`
  *   and ignores deltas until the next snapshot.

@@ -14,7 +14,13 @@ export * from './setup';
 export * from './buildReport';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
-export { renderPanelHtml, type PanelHtmlOptions } from './panelHtml';
+export {
+  PAGE_SNAPSHOT_ID,
+  jsonForScriptElement,
+  renderPanelHtml,
+  type PageSnapshot,
+  type PanelHtmlOptions,
+} from './panelHtml';
 export { formatAgo } from './ago';
 
 export type ParseResult<T> = { ok: true; msg: T } | { ok: false; error: string };

@@ -15,7 +15,11 @@ import {
 
 const text = (max: number) => z.string().max(max);
 
-export const ReadyMessageSchema = z.object({ type: z.literal('ready') });
+/**
+ * The panel is listening. `seq` is the snapshot it already shows, the one its page carried
+ * (absent when it shows none): the host sends a snapshot only when its state is newer.
+ */
+export const ReadyMessageSchema = z.object({ type: z.literal('ready'), seq: z.number().int().min(0).optional() });
 /** Sent on a sequence gap: the host answers with a snapshot. `lastSeq` is -1 before any snapshot. */
 export const ResyncMessageSchema = z.object({ type: z.literal('resync'), lastSeq: z.number().int().min(-1) });
 /** The composer's text: a task, an intent phrase, `/plan`, `/plan off`. The host interprets it. */

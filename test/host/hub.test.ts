@@ -102,6 +102,67 @@ describe('panel hub: snapshot, seq-numbered deltas, buffering while hidden', () 
     assert.ok(web.received[2]!.seq > web.received[1]!.seq);
   });
 
+  it("sends nothing on the page's ready while its snapshot is the latest; the next delta follows it", () => {
+    const s = manualScheduler();
+    const hub = new PanelHub(emptyViewState(), { schedule: s.schedule });
+    hub.update([notice('a')]);
+    const web = fakeWebview();
+    hub.attach(web.post, true);
+    const page = hub.pageSnapshot();
+    assert.equal(page.type, 'snapshot');
+    assert.deepEqual(
+      page.type === 'snapshot' && page.state.transcript.map((i) => i.id),
+      ['a'],
+      'the page carries what was queued',
+    );
+    void web.post(page); // the page renders it before any message
+    hub.answerReady(page.seq);
+    assert.equal(web.received.length, 1, 'no second snapshot');
+    hub.update([notice('b')]);
+    s.run();
+    assert.deepEqual(
+      web.received.map((m) => m.type),
+      ['snapshot', 'delta'],
+    );
+    assert.equal(web.gap, false);
+    assert.deepEqual(web.state, hub.state);
+  });
+
+  it("sends a snapshot on ready when the state moved on since the page's, or the page shows none", () => {
+    for (const held of ['old', 'none'] as const) {
+      const s = manualScheduler();
+      const hub = new PanelHub(emptyViewState(), { schedule: s.schedule });
+      const web = fakeWebview();
+      hub.attach(web.post, true);
+      const page = hub.pageSnapshot();
+      void web.post(page);
+      hub.update([notice('late')]); // before the page said ready: not posted
+      s.run();
+      assert.equal(web.received.length, 1);
+      hub.answerReady(held === 'old' ? page.seq : undefined);
+      assert.deepEqual(
+        web.received.map((m) => m.type),
+        ['snapshot', 'snapshot'],
+        held,
+      );
+      assert.deepEqual(
+        web.state?.transcript.map((i) => i.id),
+        ['late'],
+        held,
+      );
+    }
+  });
+
+  it("cleans the page's snapshot like every posted message", () => {
+    const hub = new PanelHub(emptyViewState(), {
+      schedule: (f) => f(),
+      sanitize: (m) => JSON.parse(JSON.stringify(m).replace(/sk-secret/g, '[redacted]')) as HostMessage,
+    });
+    hub.update([notice('a', 'key sk-secret leaked')]);
+    hub.attach(fakeWebview().post, true);
+    assert.doesNotMatch(JSON.stringify(hub.pageSnapshot()), /sk-secret/);
+  });
+
   it('buffers while hidden and catches up with one snapshot when shown again', () => {
     const hub = new PanelHub(emptyViewState(), { schedule: (f) => f() });
     const web = fakeWebview();

@@ -14,6 +14,7 @@ function fakeActions(answer = true) {
     };
   const actions: PanelActions = {
     sendSnapshot: rec('sendSnapshot', undefined),
+    answerReady: rec('answerReady', undefined),
     submit: rec('submit', Promise.resolve()),
     setMode: rec('setMode', Promise.resolve()),
     answerInterview: rec('answerInterview', answer),
@@ -53,7 +54,8 @@ describe('panel message routing', () => {
   });
 
   const cases: [unknown, [string, ...unknown[]]][] = [
-    [{ type: 'ready' }, ['sendSnapshot']],
+    [{ type: 'ready' }, ['answerReady', undefined]],
+    [{ type: 'ready', seq: 4 }, ['answerReady', 4]],
     [{ type: 'resync', lastSeq: 7 }, ['sendSnapshot']],
     [{ type: 'submit', text: '  add retries  ' }, ['submit', 'add retries']],
     [{ type: 'setMode', mode: 'build' }, ['setMode', 'build']],

@@ -132,6 +132,43 @@ describe('panel in Chromium', function () {
     await panel.page.close();
   });
 
+  it("renders the snapshot its page carries before any message, and says ready with that snapshot's seq", async () => {
+    const hostile = '</script><img src=x onerror="window.__pwned=1"><!--<script>';
+    const state: ViewState = {
+      ...emptyViewState(),
+      transcript: [{ id: 'n1', kind: 'notice', level: 'info', text: `Restored ${hostile}` }],
+    };
+    server.setPageSnapshot({ page: 'page-1', message: { type: 'snapshot', seq: 7, state } });
+    try {
+      const panel = await openPanel();
+      await panel.page.getByText(`Restored ${hostile}`).waitFor({ timeout: 5_000 });
+      assert.deepEqual(await panel.posted(), [{ type: 'ready', seq: 7 }]);
+      assert.deepEqual(await panel.health(), { csp: [], errors: [], pwned: undefined });
+      assert.equal(
+        await panel.page.evaluate(() => (window.__harness.getState() as { page?: string }).page),
+        'page-1',
+        'the page is remembered: a view re-created from the same HTML waits for the host instead',
+      );
+      // The host's next delta continues from the page's seq.
+      await panel.deliver([
+        {
+          type: 'delta',
+          seq: 8,
+          ops: [{ op: 'item.add', item: { id: 'n2', kind: 'notice', level: 'info', text: 'Next' } }],
+        },
+      ]);
+      await panel.page.getByText('Next', { exact: true }).waitFor({ timeout: 5_000 });
+      assert.deepEqual(
+        (await panel.posted()).map((m) => m.type),
+        ['ready'],
+        'no resync',
+      );
+      await panel.page.close();
+    } finally {
+      server.setPageSnapshot(undefined);
+    }
+  });
+
   for (const theme of ['dark', 'light'] as const) {
     it(`plays the recorded session and saves a screenshot of each state (${theme})`, async () => {
       const panel = await openPanel(theme, session.recordedAt + 5_000);

@@ -1,7 +1,9 @@
 /**
- * A loopback HTTP server for the page tests: the panel page exactly as the host renders it
- * (`renderPanelHtml`, fresh nonces per request) plus the theme's variables, the built bundle and
- * CSS from media/, and a `/pwned` trap that counts requests an injected script might make.
+ * A loopback HTTP server for the page tests: the panel page as the host renders it
+ * (`renderPanelHtml`, fresh nonces per request, the built bundle from media/ and its style
+ * sheets written into the page the way the host writes them) plus the theme's variables and the codicon
+ * font, an optional page snapshot, and a `/pwned` trap that counts requests an injected script
+ * might make.
  * The fake VS Code API comes from harness/harness.js, installed as an init script.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { renderPanelHtml } from '../../src/protocol';
+import { readPanelAssets, panelStyles } from '../../src/host/panel/assets';
+import { renderPanelHtml, type PageSnapshot } from '../../src/protocol';
 
 const repo = resolve(__dirname, '../..');
 const ROOTS: Record<string, string> = {
@@ -36,12 +39,15 @@ export interface PageServer {
   origin: string;
   /** Requests to /pwned so far. */
   trapHits(): number;
+  /** The snapshot the next pages carry (none by default: the panel then waits for a message). */
+  setPageSnapshot(snapshot: PageSnapshot | undefined): void;
   close(): Promise<void>;
 }
 
 export async function startPageServer(): Promise<PageServer> {
   let hits = 0;
   let origin = '';
+  let snapshot: PageSnapshot | undefined;
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', origin);
@@ -56,13 +62,16 @@ export async function startPageServer(): Promise<PageServer> {
           res.writeHead(400).end(`Unknown theme '${theme}'; use one of ${Object.keys(THEMES).join(', ')}.`);
           return;
         }
+        const assets = await readPanelAssets(join(repo, 'media'));
         const html = renderPanelHtml({
           cspSource: origin,
           scriptNonce: randomBytes(16).toString('base64'),
           styleNonce: randomBytes(16).toString('base64'),
           scriptUri: '/media/webview.js',
           // VS Code puts the theme's variables on <html>; the harness loads them as a sheet.
-          styleUris: [`/harness/theme-${theme}.css`, '/media/codicons/codicon.css', '/media/panel.css'],
+          styleUris: [`/harness/theme-${theme}.css`],
+          styles: panelStyles(assets, `${origin}/media/codicons/codicon.ttf`),
+          snapshot,
           title: 'Planwise panel harness',
         });
         res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-store' }).end(html);
@@ -90,6 +99,9 @@ export async function startPageServer(): Promise<PageServer> {
   return {
     origin,
     trapHits: () => hits,
+    setPageSnapshot: (next) => {
+      snapshot = next;
+    },
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { renderPanelHtml } from '../../src/protocol';
+import { JSDOM } from 'jsdom';
+import { PAGE_SNAPSHOT_ID, renderPanelHtml } from '../../src/protocol';
 
 const base = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
@@ -39,5 +40,47 @@ describe('protocol: panel HTML', () => {
       () => renderPanelHtml({ ...base, cspSource: "https://a 'unsafe-inline'" }),
       /not a single CSP source/,
     );
+  });
+
+  const inline = { ...base, styleUris: [] };
+
+  it("writes style sheets into <head> with the style nonce, in order; the bundle stays one nonce'd file after #root", () => {
+    const html = renderPanelHtml({ ...inline, styles: ['.a { color: red; }', '.b > .c { color: blue; }'] });
+    const doc = new JSDOM(html).window.document;
+    const scripts = [...doc.querySelectorAll('script')];
+    assert.equal(scripts.length, 1);
+    assert.equal(scripts[0]!.getAttribute('nonce'), base.scriptNonce);
+    assert.equal(scripts[0]!.getAttribute('src'), base.scriptUri);
+    assert.equal(scripts[0]!.previousElementSibling?.id, 'root');
+    assert.deepEqual(
+      [...doc.querySelectorAll('head style')].map((e) => [e.getAttribute('nonce'), e.textContent!.trim()]),
+      [
+        [base.styleNonce, '.a { color: red; }'],
+        [base.styleNonce, '.b > .c { color: blue; }'],
+      ],
+    );
+  });
+
+  it('refuses a style sheet that would end its element early', () => {
+    for (const sheet of ['a{}</style><script>alert(1)</script>', 'a{}</STYLE >']) {
+      assert.throws(
+        () => renderPanelHtml({ ...inline, styles: [sheet] }),
+        /style sheet cannot be written into the page/,
+      );
+    }
+  });
+
+  it('carries the snapshot as inert JSON that reads back exactly, whatever its text holds', () => {
+    const hostile = '</script><script>window.__pwned = 1</script><!--<script>--> \u2028 & " \u003c';
+    const snapshot = { page: 'p-1', message: { type: 'snapshot', seq: 3, state: { text: hostile } } };
+    const html = renderPanelHtml({ ...inline, snapshot });
+    const doc = new JSDOM(html).window.document;
+    assert.equal(doc.querySelectorAll('script').length, 2, 'the data block and the bundle, nothing injected');
+    const block = doc.getElementById(PAGE_SNAPSHOT_ID)!;
+    assert.equal(block.getAttribute('type'), 'application/json');
+    assert.equal(block.hasAttribute('nonce'), false, 'a data block needs no nonce: it never runs');
+    assert.deepEqual(JSON.parse(block.textContent!), snapshot);
+    assert.doesNotMatch(block.textContent!, /</);
+    assert.equal(doc.querySelectorAll('script')[1]!.getAttribute('src'), base.scriptUri);
   });
 });

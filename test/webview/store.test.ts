@@ -33,6 +33,7 @@ function setup() {
 }
 
 const assistant = { id: 'a', kind: 'assistant' as const, text: '', streaming: true };
+const t0Delta = () => new ViewModel().update([{ op: 'item.add', item: assistant }])!;
 
 describe('webview store', () => {
   it('says ready on start and applies the snapshot at the next frame', () => {
@@ -45,6 +46,32 @@ describe('webview store', () => {
     t.frame();
     assert.equal(t.store.getState().transcript.length, 1);
     assert.equal(t.renders(), 1);
+  });
+
+  it("starts from the page's snapshot at once and names its seq in ready", () => {
+    const t = setup();
+    t.host.update([{ op: 'item.add', item: assistant }]);
+    const page = t.host.snapshot();
+    t.store.start(page);
+    assert.equal(t.store.getState().transcript.length, 1, 'applied before any frame: the first render shows it');
+    assert.equal(t.store.awaitingSnapshot, false);
+    assert.deepEqual(t.posted, [{ type: 'ready', seq: page.seq }]);
+    // The host sends nothing more while nothing changed; the next delta continues from the page's seq.
+    t.store.receive(t.host.update([{ op: 'item.append', id: 'a', text: 'Hi' }]));
+    t.frame();
+    assert.equal((t.store.getState().transcript[0] as { text: string }).text, 'Hi');
+    assert.equal(t.posted.length, 1, 'no resync: the delta followed the page');
+  });
+
+  it("says a plain ready when the page's snapshot is unusable (malformed, or not a snapshot)", () => {
+    for (const bad of [{ type: 'snapshot', seq: 1, state: { nope: true } }, t0Delta()]) {
+      const t = setup();
+      t.store.start(bad);
+      assert.deepEqual(t.posted, [{ type: 'ready' }]);
+      assert.equal(t.store.awaitingSnapshot, true);
+      assert.equal(t.store.droppedCount, 1);
+      assert.match(t.warnings[0]!, /page's snapshot was not used/);
+    }
   });
 
   it('coalesces a burst of streamed deltas into one render per frame', () => {

@@ -14,6 +14,7 @@ import { checkAnswers, type InterviewData } from '../prompts/hostInterviewer';
 export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions {
   return {
     sendSnapshot: () => hub.sendSnapshot(),
+    answerReady: (heldSeq) => hub.answerReady(heldSeq),
     async submit(text) {
       s.controller.submit(text).catch((err: unknown) => reportStartError(s, err));
     },

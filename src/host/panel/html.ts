@@ -1,17 +1,21 @@
 /**
  * The panel's HTML comes from the protocol's `renderPanelHtml` (the same page the Chromium tests
- * load, under the same strict CSP); the host supplies fresh random nonces for every render.
+ * load, under the same strict CSP); the host supplies fresh random nonces and a fresh page id for
+ * every render.
  */
 import { randomBytes } from 'node:crypto';
-import { renderPanelHtml } from '../../protocol';
+import { renderPanelHtml, type HostMessage } from '../../protocol';
+import { panelStyles, type PanelAssets } from './assets';
 
 export interface PanelHtmlInput {
   /** `webview.cspSource`. */
   readonly cspSource: string;
-  /** `asWebviewUri` of media/webview.js. */
-  readonly scriptUri: string;
-  /** `asWebviewUri` of the stylesheets (codicons first, then the panel's). */
-  readonly styleUris: readonly string[];
+  /** `asWebviewUri` of media/webview.js, media/codicons/codicon.ttf, and the style sheets (codicons, then the panel's). */
+  readonly uris: { readonly script: string; readonly font: string; readonly styles: readonly string[] };
+  /** The style sheets to write into the page; without them the page links `uris.styles` instead. */
+  readonly assets?: PanelAssets;
+  /** The hub's snapshot, rendered before any message arrives. */
+  readonly snapshot?: HostMessage;
   readonly title?: string;
   /** `Date.now()` when VS Code asked for the view (before the host's bundle loaded). */
   readonly resolvedAt?: number;
@@ -24,5 +28,15 @@ export function createNonce(): string {
 
 /** The page with a fresh script nonce and a different fresh style nonce. */
 export function panelHtml(input: PanelHtmlInput): string {
-  return renderPanelHtml({ ...input, scriptNonce: createNonce(), styleNonce: createNonce() });
+  const { assets, uris } = input;
+  return renderPanelHtml({
+    cspSource: input.cspSource,
+    scriptNonce: createNonce(),
+    styleNonce: createNonce(),
+    scriptUri: uris.script,
+    ...(assets ? { styles: panelStyles(assets, uris.font) } : { styleUris: uris.styles }),
+    snapshot: input.snapshot && { page: createNonce(), message: input.snapshot },
+    title: input.title,
+    resolvedAt: input.resolvedAt,
+  });
 }

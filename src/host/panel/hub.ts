@@ -67,7 +67,33 @@ export class PanelHub {
     if (visible && this.ready && this.stale) this.sendSnapshot();
   }
 
-  /** `ready` (first or later) and `resync`: the webview gets everything in one snapshot. */
+  /**
+   * The snapshot written into a page the view is about to load (see `renderPanelHtml`), cleaned
+   * like every posted message. The page's `ready` then names its `seq`, and `answerReady` sends
+   * nothing more while nothing has changed since.
+   */
+  pageSnapshot(): HostMessage {
+    this.flush();
+    const message = this.model.snapshot();
+    return this.options.sanitize ? this.options.sanitize(message) : message;
+  }
+
+  /**
+   * The webview (re)loaded. `heldSeq` is the `seq` of the state it already shows (its page's
+   * snapshot); when that is still the latest, it is ready with nothing to send, otherwise it gets
+   * everything in one snapshot.
+   */
+  answerReady(heldSeq: number | undefined): void {
+    this.flush();
+    if (this.post && heldSeq !== undefined && heldSeq === this.model.lastSeq) {
+      this.ready = true;
+      this.stale = false;
+      return;
+    }
+    this.sendSnapshot();
+  }
+
+  /** `ready` from a page without a current state, and `resync`: everything in one snapshot. */
   sendSnapshot(): void {
     this.flush();
     this.ready = true;

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import type { HostMessage } from '../../protocol';
 import { DisposableStore } from '../disposables';
+import { describeError, type HostLog } from '../log';
+import { readPanelAssets, type PanelAssets } from './assets';
 import { panelHtml } from './html';
 import type { PanelHub } from './hub';
 import type { MessageRouter } from './router';
@@ -17,32 +19,50 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     private readonly extensionUri: vscode.Uri,
     private readonly hub: PanelHub,
     private readonly route: MessageRouter,
+    private readonly log: Pick<HostLog, 'warn'>,
+    /** Reads media/'s files (tests pass their own). */
+    private readonly readAssets: (mediaDir: string) => Promise<PanelAssets> = readPanelAssets,
   ) {}
 
   get visible(): boolean {
     return this.view?.visible ?? false;
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.resolveAt(view, Date.now());
+  resolveWebviewView(view: vscode.WebviewView): Promise<void> {
+    return this.resolveAt(view, Date.now());
   }
 
-  /** Resolves `view`; `resolvedAt` is when VS Code asked for it (the webview times its first paint from it). */
-  resolveAt(view: vscode.WebviewView, resolvedAt: number): void {
+  /**
+   * Resolves `view`; `resolvedAt` is when VS Code asked for it (the webview times its first paint
+   * from it). The page carries the style sheets and the hub's snapshot (see renderPanelHtml); if
+   * media/'s sheets cannot be read it links them instead, and the panel asks for its snapshot.
+   */
+  async resolveAt(view: vscode.WebviewView, resolvedAt: number): Promise<void> {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const assets = await this.readAssets(media.fsPath).catch((err: unknown) => {
+      this.log.warn(
+        `the panel links its style sheets: reading them from ${media.fsPath} failed: ${describeError(err)}`,
+      );
+      return undefined;
+    });
     this.viewSubs.dispose();
     this.viewSubs = new DisposableStore();
     this.view = view;
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     const webview = view.webview;
     webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media] };
     const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(media, ...parts)).toString();
+    this.hub.attach((message: HostMessage) => webview.postMessage(message), view.visible);
     webview.html = panelHtml({
       cspSource: webview.cspSource,
-      scriptUri: asUri('webview.js'),
-      styleUris: [asUri('codicons', 'codicon.css'), asUri('panel.css')],
+      uris: {
+        script: asUri('webview.js'),
+        font: asUri('codicons', 'codicon.ttf'),
+        styles: [asUri('codicons', 'codicon.css'), asUri('panel.css')],
+      },
+      assets,
+      snapshot: assets && this.hub.pageSnapshot(),
       resolvedAt,
     });
-    this.hub.attach((message: HostMessage) => webview.postMessage(message), view.visible);
     this.viewSubs.add(webview.onDidReceiveMessage((raw: unknown) => void this.route(raw)));
     this.viewSubs.add(view.onDidChangeVisibility(() => this.hub.setVisible(view.visible)));
     this.viewSubs.add(

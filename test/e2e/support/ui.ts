@@ -30,9 +30,17 @@ export class Panel {
 
   async frame(): Promise<Frame> {
     if (this.current && !this.current.isDetached()) return this.current;
-    this.current = await this.wb.webviewFrame(PANEL_VIEW, { timeoutMs: 60_000 });
-    await this.current.locator('.pw-app').waitFor({ state: 'visible', timeout: 30_000 });
-    return this.current;
+    // VS Code may replace the frame while it loads (a reload restoring the view): find it again.
+    for (let attempt = 1; ; attempt++) {
+      const frame = await this.wb.webviewFrame(PANEL_VIEW, { timeoutMs: 60_000 });
+      try {
+        await frame.locator('.pw-app').waitFor({ state: 'visible', timeout: 30_000 });
+        this.current = frame;
+        return frame;
+      } catch (err) {
+        if (!frame.isDetached() || attempt >= 3) throw err;
+      }
+    }
   }
 
   /** Opens (focuses) the view and returns its frame. */

@@ -12,8 +12,10 @@ import type {
 } from '../../../protocol';
 
 export interface PanelActions {
-  /** Posts a full snapshot (answers `ready` and `resync`). */
+  /** Posts a full snapshot (answers `resync`). */
   sendSnapshot(): void;
+  /** Answers `ready`: a snapshot, unless `heldSeq` (what the page already shows) is the latest. */
+  answerReady(heldSeq: number | undefined): void;
   /** Composer text: a new task when no session runs, otherwise input to the session. */
   submit(text: string): Promise<void>;
   setMode(mode: Mode): Promise<void>;

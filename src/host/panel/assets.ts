@@ -1,0 +1,32 @@
+/**
+ * The panel's style sheets, read from media/ for the host to write into the page
+ * (`renderPanelHtml`): the codicons' glyph table (media/codicons/glyphs.css, built from
+ * codicon.css without its `@font-face`) and the panel's own sheet. Read at every resolve, so a
+ * rebuilt sheet (`npm run watch`) shows on the next open; the two files are about 60 KB.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+
+export interface PanelAssets {
+  /** media/codicons/glyphs.css. */
+  readonly glyphs: string;
+  /** media/panel.css. */
+  readonly panel: string;
+}
+
+export async function readPanelAssets(mediaDir: string): Promise<PanelAssets> {
+  const read = (...parts: string[]) => readFile(path.join(mediaDir, ...parts), 'utf8');
+  const [glyphs, panel] = await Promise.all([read('codicons', 'glyphs.css'), read('panel.css')]);
+  return { glyphs, panel };
+}
+
+/** The codicons' `@font-face`, as codicon.css has it, with the font's webview URI. */
+export function codiconFontFace(fontUri: string): string {
+  if (/["\\\n<]/.test(fontUri)) throw new Error(`The codicon font's URI '${fontUri}' cannot be written into CSS.`);
+  return `@font-face {\n  font-family: "codicon";\n  font-display: block;\n  src: url("${fontUri}") format("truetype");\n}`;
+}
+
+/** The page's style sheets, in cascade order: the font, the glyphs, then the panel's (which overrides them). */
+export function panelStyles(assets: PanelAssets, fontUri: string): string[] {
+  return [`${codiconFontFace(fontUri)}\n${assets.glyphs}`, assets.panel];
+}
