@@ -169,6 +169,24 @@ describe('panel in Chromium', function () {
     }
   });
 
+  it('spins the working ring, and stops it when the person asks for reduced motion', async () => {
+    const busy = {
+      type: 'snapshot',
+      seq: 1,
+      state: { ...emptyViewState(), lifecycle: { state: 'planning', mode: 'plan', busy: true } },
+    };
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const panel = await openPanel();
+      await panel.page.emulateMedia({ reducedMotion });
+      await panel.deliver([busy]);
+      const ring = panel.page.locator('.pw-ring').first();
+      await ring.waitFor();
+      const animation = await ring.evaluate((e) => getComputedStyle(e).animationName);
+      assert.equal(animation, reducedMotion === 'reduce' ? 'none' : 'pw-spin', reducedMotion);
+      await panel.page.close();
+    }
+  });
+
   for (const theme of ['dark', 'light'] as const) {
     it(`plays the recorded session and saves a screenshot of each state (${theme})`, async () => {
       const panel = await openPanel(theme, session.recordedAt + 5_000);
