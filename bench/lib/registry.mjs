@@ -15,7 +15,7 @@ export const FIGURES = [
   {
     id: 'activation',
     title: '`activate()` in the real VS Code of the e2e harness, against an empty extension',
-    goal: '≤ 2× the empty extension (medians of 5 starts)',
+    goal: '≤ 2× the empty extension (medians of 9 starts)',
     method:
       'read from the e2e harness output (Running Extensions activation times of both, each activated by a command)',
     run: activation,
