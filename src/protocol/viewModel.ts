@@ -6,7 +6,8 @@
  */
 import { applyOps } from './apply';
 import type { DeltaMessage, DeltaOp, SnapshotMessage } from './hostMessages';
-import { emptyViewState, type ViewState } from './viewState';
+import { emptyViewState } from './emptyState';
+import type { ViewState } from './viewState';
 
 export class ViewModel {
   private current: ViewState;

@@ -375,20 +375,3 @@ export type PanelNotice = z.infer<typeof PanelNoticeSchema>;
 export type Lifecycle = z.infer<typeof LifecycleSchema>;
 export type Flags = z.infer<typeof FlagsSchema>;
 export type ViewState = z.infer<typeof ViewStateSchema>;
-
-/** The state of a panel with no session yet. */
-export function emptyViewState(): ViewState {
-  return {
-    lifecycle: { state: 'idle', mode: 'plan', busy: false },
-    flags: { hasApiKey: false, trusted: true },
-    transcript: [],
-    tracker: null,
-    budget: null,
-    gate: null,
-    interview: null,
-    enterPlanning: null,
-    grantMore: null,
-    handoff: null,
-    notices: [],
-  };
-}

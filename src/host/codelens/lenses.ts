@@ -7,7 +7,7 @@
  */
 import type { VerifyRecord } from '../../core/index';
 import { validatePlan } from '../../core/index';
-import { formatAgo } from '../../protocol';
+import { formatAgo } from '../../protocol/ago';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
 
 export { formatAgo };

@@ -4,7 +4,8 @@
  * every render.
  */
 import { randomBytes } from 'node:crypto';
-import { renderPanelHtml, type HostMessage } from '../../protocol';
+import type { HostMessage } from '../../protocol';
+import { renderPanelHtml } from '../../protocol/panelHtml';
 import { panelStyles, type PanelAssets } from './assets';
 
 export interface PanelHtmlInput {

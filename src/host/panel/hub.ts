@@ -5,7 +5,10 @@
  * not yet loaded, folded into the state so the next snapshot carries them (VS Code drops messages
  * posted to a hidden view).
  */
-import { ViewModel, coalesceOps, emptyViewState, type DeltaOp, type HostMessage, type ViewState } from '../../protocol';
+import type { DeltaOp, HostMessage, ViewState } from '../../protocol';
+import { coalesceOps } from '../../protocol/apply';
+import { emptyViewState } from '../../protocol/emptyState';
+import { ViewModel } from '../../protocol/viewModel';
 
 export type PostFn = (message: HostMessage) => PromiseLike<boolean>;
 

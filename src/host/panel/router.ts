@@ -2,8 +2,17 @@
  * Every message from the webview enters here: checked against the protocol's schemas, dropped
  * (and logged) when malformed, otherwise handed to its one handler. Never throws.
  */
-import { parseWebviewMessage, type WebviewMessage } from '../../protocol';
+import type * as Parse from '../../protocol/parse';
+import type { WebviewMessage } from '../../protocol';
 import { HANDLERS, type HandlerContext, type HandlerTable } from './handlers';
+
+// The schemas are built with the first message, not when the host loads: the panel's first paint
+// (the page carries its snapshot) waits for the host's start, and building them was about 15 ms of
+// it in a CPU profile of the extension host. esbuild turns the `require` into a module initialised
+// on first call; test/host/lazyProtocol.test.ts holds dist/host.js to it.
+let parse: typeof Parse | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy loading; see above
+const loadParse = () => (parse ??= require('../../protocol/parse') as typeof Parse);
 
 export interface RouterLog {
   debug(line: string): void;
@@ -25,7 +34,7 @@ export function createRouter(
 ): MessageRouter {
   const handlers = options.handlers ?? HANDLERS;
   return async (raw) => {
-    const parsed = parseWebviewMessage(raw);
+    const parsed = loadParse().parseWebviewMessage(raw);
     if (!parsed.ok) {
       ctx.log.warn(parsed.error);
       return 'dropped';

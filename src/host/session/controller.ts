@@ -5,7 +5,8 @@
  * need. It knows nothing of VS Code; the engine arrives through `EngineAccess`.
  */
 import type { ThreadEvent, ApprovalDecision, Session, SessionStop } from '../../core/index';
-import { emptyViewState, type DeltaOp, type Flags, type Mode, type PanelNotice, type ViewState } from '../../protocol';
+import type { DeltaOp, Flags, Mode, PanelNotice, ViewState } from '../../protocol';
+import { emptyViewState } from '../../protocol/emptyState';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';
 import type { PendingRequests } from '../prompts/pending';

@@ -5,14 +5,8 @@
  * answers) and writes the settings on Save. The key stays in secret storage: the card only learns
  * whether one is stored.
  */
-import {
-  presetOf,
-  PROVIDER_PRESETS,
-  type ProviderChoice,
-  type ProviderLabel,
-  type SetupDraft,
-  type SetupState,
-} from '../../protocol';
+import type { ProviderChoice, ProviderLabel, SetupDraft, SetupState } from '../../protocol';
+import { presetOf, PROVIDER_PRESETS } from '../../protocol/presets';
 import { isPrivateHost, readEndpointUrl } from '../../node/endpointUrl';
 import { clause } from '../../node/messageText';
 import type { PlanwiseSettings } from '../config';

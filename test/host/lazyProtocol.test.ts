@@ -1,0 +1,59 @@
+/**
+ * dist/host.js, as esbuild.mjs builds it, does not build the protocol's zod schemas when it loads:
+ * the panel's first paint waits for the host's start, and the page already carries the first
+ * snapshot. The schemas are built with the first message the router checks. Built with the
+ * project's own esbuild.mjs in a staging folder, so the checkout's dist/ is left alone; each
+ * bundle loads in a process of its own, with a stand-in for the 'vscode' module.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const repo = resolve(__dirname, '../..');
+
+describe('the host bundle builds no schema when it loads', function () {
+  this.timeout(120_000);
+  let stage: string;
+
+  before(async () => {
+    stage = mkdtempSync(join(tmpdir(), 'planwise-host-lazy-'));
+    for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json']) {
+      symlinkSync(join(repo, link), join(stage, link));
+    }
+    copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
+    await new Promise<void>((res, rej) =>
+      execFile(process.execPath, ['esbuild.mjs', '--production'], { cwd: stage }, (e) => (e ? rej(e) : res())),
+    );
+    // Loads one bundle with a stand-in 'vscode' and prints whether zod's core ran (it sets
+    // globalThis.__zod_globalConfig when its module is evaluated).
+    writeFileSync(
+      join(stage, 'probe.cjs'),
+      [
+        "const Module = require('node:module');",
+        'const stub = new Proxy(function () {}, { get: (t, k) => (k === Symbol.toPrimitive ? undefined : stub), apply: () => stub, construct: () => stub });',
+        'const load = Module._load;',
+        "Module._load = function (request, ...rest) { return request === 'vscode' ? stub : load.call(this, request, ...rest); };",
+        'require(process.argv[2]);',
+        'process.stdout.write(JSON.stringify({ zod: globalThis.__zod_globalConfig !== undefined }));',
+      ].join('\n'),
+    );
+  });
+  after(() => rmSync(stage, { recursive: true, force: true }));
+
+  const zodRanLoading = (bundle: string) =>
+    new Promise<boolean>((res, rej) =>
+      execFile(process.execPath, [join(stage, 'probe.cjs'), join(stage, bundle)], (e, out) =>
+        e ? rej(e) : res((JSON.parse(out) as { zod: boolean }).zod),
+      ),
+    );
+
+  it('dist/host.js loads without evaluating zod', async () => {
+    assert.equal(await zodRanLoading('dist/host.js'), false);
+  });
+
+  it('the probe sees zod run when a bundle does build schemas at load (dist/engine.js)', async () => {
+    assert.equal(await zodRanLoading('dist/engine.js'), true);
+  });
+});
