@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as nodeModule from 'node:module';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stagedBuild } from '../support/stagedBuild';
 
 const repo = resolve(__dirname, '../..');
 
@@ -26,14 +27,7 @@ describe('the CLI loads only the bundle a command needs', function () {
   let cache: string;
 
   before(async () => {
-    stage = mkdtempSync(join(tmpdir(), 'planwise-cli-lazy-'));
-    for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json']) {
-      symlinkSync(join(repo, link), join(stage, link));
-    }
-    copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
-    await new Promise<void>((res, rej) =>
-      execFile(process.execPath, ['esbuild.mjs'], { cwd: stage }, (e) => (e ? rej(e) : res())),
-    );
+    stage = await stagedBuild('planwise-cli-lazy-');
     // Prints, at exit, the command bundles found in require.cache (a plain require: no code cache).
     writeFileSync(
       join(stage, 'record.cjs'),

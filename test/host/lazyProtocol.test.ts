@@ -7,25 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const repo = resolve(__dirname, '../..');
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stagedBuild } from '../support/stagedBuild';
 
 describe('the host bundle builds no schema when it loads', function () {
   this.timeout(120_000);
   let stage: string;
 
   before(async () => {
-    stage = mkdtempSync(join(tmpdir(), 'planwise-host-lazy-'));
-    for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json']) {
-      symlinkSync(join(repo, link), join(stage, link));
-    }
-    copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
-    await new Promise<void>((res, rej) =>
-      execFile(process.execPath, ['esbuild.mjs', '--production'], { cwd: stage }, (e) => (e ? rej(e) : res())),
-    );
+    stage = await stagedBuild('planwise-host-lazy-', ['--production']);
     // Loads one bundle with a stand-in 'vscode' and prints whether zod's core ran (it sets
     // globalThis.__zod_globalConfig when its module is evaluated).
     writeFileSync(
