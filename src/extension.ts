@@ -102,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
         // The clock starts before the host's bundle loads: the panel's first paint is timed from here.
         resolveWebviewView: async (view) => {
           const resolvedAt = Date.now();
-          await (await host()).panel.resolveAt(view, resolvedAt);
+          (await host()).panel.resolveAt(view, resolvedAt);
         },
       }),
     );

@@ -62,7 +62,7 @@ export async function startPageServer(): Promise<PageServer> {
           res.writeHead(400).end(`Unknown theme '${theme}'; use one of ${Object.keys(THEMES).join(', ')}.`);
           return;
         }
-        const assets = await readPanelAssets(join(repo, 'media'));
+        const assets = readPanelAssets(join(repo, 'media'));
         const html = renderPanelHtml({
           cspSource: origin,
           scriptNonce: randomBytes(16).toString('base64'),

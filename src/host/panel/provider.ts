@@ -21,15 +21,15 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     private readonly route: MessageRouter,
     private readonly log: Pick<HostLog, 'warn'>,
     /** Reads media/'s files (tests pass their own). */
-    private readonly readAssets: (mediaDir: string) => Promise<PanelAssets> = readPanelAssets,
+    private readonly readAssets: (mediaDir: string) => PanelAssets = readPanelAssets,
   ) {}
 
   get visible(): boolean {
     return this.view?.visible ?? false;
   }
 
-  resolveWebviewView(view: vscode.WebviewView): Promise<void> {
-    return this.resolveAt(view, Date.now());
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.resolveAt(view, Date.now());
   }
 
   /**
@@ -37,14 +37,16 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
    * from it). The page carries the style sheets and the hub's snapshot (see renderPanelHtml); if
    * media/'s sheets cannot be read it links them instead, and the panel asks for its snapshot.
    */
-  async resolveAt(view: vscode.WebviewView, resolvedAt: number): Promise<void> {
+  resolveAt(view: vscode.WebviewView, resolvedAt: number): void {
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const assets = await this.readAssets(media.fsPath).catch((err: unknown) => {
+    let assets: PanelAssets | undefined;
+    try {
+      assets = this.readAssets(media.fsPath);
+    } catch (err) {
       this.log.warn(
         `the panel links its style sheets: reading them from ${media.fsPath} failed: ${describeError(err)}`,
       );
-      return undefined;
-    });
+    }
     this.viewSubs.dispose();
     this.viewSubs = new DisposableStore();
     this.view = view;
