@@ -77,8 +77,7 @@ export class PanelHub {
    */
   pageSnapshot(): HostMessage {
     this.flush();
-    const message = this.model.snapshot();
-    return this.options.sanitize ? this.options.sanitize(message) : message;
+    return this.clean(this.model.snapshot());
   }
 
   /**
@@ -147,14 +146,18 @@ export class PanelHub {
     for (const l of [...this.listeners]) l(this.model.state);
   }
 
+  /** What leaves the host: every message, posted or written into the page, goes through here. */
+  private clean(message: HostMessage): HostMessage {
+    return this.options.sanitize ? this.options.sanitize(message) : message;
+  }
+
   private deliver(message: HostMessage): void {
     const post = this.post;
     if (!post) {
       this.stale = true;
       return;
     }
-    const clean = this.options.sanitize ? this.options.sanitize(message) : message;
-    post(clean).then(
+    post(this.clean(message)).then(
       (delivered) => {
         if (!delivered) this.stale = true;
       },
