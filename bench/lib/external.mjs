@@ -216,10 +216,11 @@ export async function firstPaint() {
   }
   const written = statSync(file).mtime.toISOString();
   const seen = harness ? `; seen from outside by the harness ${harness.planwiseMs} vs ${harness.emptyViewMs} ms` : '';
+  const of = typeof json.loads === 'number' ? `, medians of ${json.loads} window loads` : '';
   return measured(
     `${json.ratio}x an empty webview view: ${planwise.sinceResolveMs} ms vs ${emptyView.sinceResolveMs} ms from the view's resolve to ` +
       `its first paint, marked in each webview (from the document's navigation ${Math.round(planwise.sinceNavigationMs)} vs ` +
-      `${Math.round(emptyView.sinceNavigationMs)} ms)${seen}; ${rel}, written ${written.slice(0, 16).replace('T', ' ')} UTC`,
+      `${Math.round(emptyView.sinceNavigationMs)} ms${of})${seen}; ${rel}, written ${written.slice(0, 16).replace('T', ' ')} UTC`,
     json.ratio <= FIRST_PAINT_GOAL_RATIO,
     { ...json, source: rel, written, goalRatio: FIRST_PAINT_GOAL_RATIO },
   );
