@@ -66,11 +66,14 @@ interface BundleFetch {
 /** The resource timing of the panel's bundle (media/webview.js) in a webview frame. */
 async function bundleFetch(frame: Frame): Promise<BundleFetch | null> {
   return frame.evaluate(() => {
-    const e = performance
-      .getEntriesByType('resource')
-      .find((r) => /\/webview\.js(\?|$)/.test(r.name)) as PerformanceResourceTiming | undefined;
+    const e = performance.getEntriesByType('resource').find((r) => /\/webview\.js(\?|$)/.test(r.name)) as
+      PerformanceResourceTiming | undefined;
     return e
-      ? { startMs: Math.round(e.startTime), endMs: Math.round(e.responseEnd), bytes: e.decodedBodySize || e.encodedBodySize }
+      ? {
+          startMs: Math.round(e.startTime),
+          endMs: Math.round(e.responseEnd),
+          bytes: e.decodedBodySize || e.encodedBodySize,
+        }
       : null;
   });
 }
