@@ -1,8 +1,9 @@
 // Bundles the extension host, the CLI and the webview. `--watch` rebuilds on change,
 // `--production` minifies and drops source maps.
 import * as esbuild from 'esbuild';
-import { readFileSync, mkdirSync, copyFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdirSync, copyFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { webviewBuilds } from './scripts/webviewBuild.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
@@ -308,16 +309,10 @@ const configs = [
     plugins: [lazyCliCommandsPlugin],
   },
   { ...node, entryPoints: cliCommandEntries, outdir: 'dist' },
-  {
-    ...common,
-    entryPoints: ['webview/main.tsx'],
-    outfile: 'media/webview.js',
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-  },
+  // The panel: media/panel/main.js and the two chunks it loads after its first paint (scripts/webviewBuild.mjs).
+  ...webviewBuilds({ root: '.', outdir: 'media/panel', minify: common.minify, sourcemap: common.sourcemap }).map(
+    (c) => ({ ...common, ...c }),
+  ),
 ];
 
 const openaiConfig = {
@@ -328,6 +323,9 @@ const openaiConfig = {
 };
 
 copyCodicons();
+// media/webview.js was the panel's single bundle before it was split: an old checkout's copy would
+// otherwise be packed into the VSIX.
+for (const stale of ['media/webview.js', 'media/webview.js.map']) rmSync(stale, { force: true });
 // The nearest package.json of dist/*.js: Node reads it at every start to learn the files' module
 // type, and the project's own (its contributions, ~25 KB) took about 0.5 ms of `planwise
 // check-command` to read and parse.

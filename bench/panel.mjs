@@ -132,7 +132,7 @@ function report(traceEvents, profile) {
 
 const loadAtStart = os.loadavg().map((n) => round(n));
 const bundle = await buildWebview({ readable: PROFILE || DETAIL });
-const server = await servePanel(bundle.outfile);
+const server = await servePanel(bundle.dir);
 const browser = await chromium.launch({
   executablePath: execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim(),
   args: [

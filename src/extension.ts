@@ -5,7 +5,8 @@
  * session).
  */
 import * as vscode from 'vscode';
-import type { Host } from './host/composition';
+import type { Host, PanelParts } from './host/composition';
+import { redactMessage } from './host/adapters/redactingArchive';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
 import { HOST_UI_COMMANDS, type EagerCommandKey, type HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
@@ -13,6 +14,10 @@ import { DisposableStore, once } from './host/disposables';
 import { adviceForSettings, toastText, type Advice } from './host/errors';
 import { COMMANDS, OUTPUT_CHANNEL_NAME, PANEL_VIEW_ID, type CommandKey } from './host/ids';
 import { HostLog, describeError } from './host/log';
+import { panelFlags } from './host/panel/flags';
+import { PanelHub } from './host/panel/hub';
+import { PanelViewProvider } from './host/panel/provider';
+import { emptyViewState } from './protocol/emptyState';
 import { ApiKeyStore } from './host/secrets';
 import { TrustState } from './host/trust';
 
@@ -81,9 +86,33 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   };
 
+  // The panel's state and view are built here, not in dist/host.js: when VS Code first asks for the
+  // view, its page (with the first snapshot) is written at once, and the host loads after, with the
+  // page's first message. Built on first use, not at activation.
+  let panelParts: PanelParts | undefined;
+  const panel = (): PanelParts => {
+    if (panelParts) return panelParts;
+    const hub = new PanelHub(
+      { ...emptyViewState(), flags: panelFlags({ keys, config, trust }) },
+      { log: (l) => log.warn(l), sanitize: (m) => redactMessage(m, keys.known) },
+    );
+    const route = (raw: unknown) =>
+      host().then(
+        (h) => h.route(raw),
+        (err: unknown) => {
+          log.error('the panel message could not be handled', err);
+          return 'failed' as const;
+        },
+      );
+    panelParts = { hub, view: store.add(new PanelViewProvider(context.extensionUri, hub, route, log)) };
+    return panelParts;
+  };
+
   const host = once(async (): Promise<Host> => {
     const { composeHost } = await import('./host/composition');
-    const composed = store.add(composeHost({ context, config, log, keys, trust, lensChanged, showAdvice }));
+    const composed = store.add(
+      composeHost({ context, config, log, keys, trust, lensChanged, showAdvice, panel: panel() }),
+    );
     // Before any lens or comment thread the host draws can be clicked.
     for (const key of HOST_UI_COMMANDS) register(key);
     return composed;
@@ -99,11 +128,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const registerPanel = () =>
     store.add(
       vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
-        // The clock starts before the host's bundle loads: the panel's first paint is timed from here.
-        resolveWebviewView: async (view) => {
-          const resolvedAt = Date.now();
-          (await host()).panel.resolveAt(view, resolvedAt);
-        },
+        // The panel's first paint is timed from here.
+        resolveWebviewView: (view) => panel().view.resolveAt(view, Date.now()),
       }),
     );
 

@@ -1,11 +1,12 @@
 /**
- * What every component may reach: the post function, the UI-state store and the render cache.
+ * What every component may reach: the post function, the UI-state store, the render cache and
+ * the markdown chunk.
  * Created once in main.tsx (or by a test) and provided through context; nothing is global.
  */
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { Post } from './bridge';
-import type { RenderCache } from './markdown';
+import type { LazyMarkdown, RenderCache } from './markdown';
 import type { PanelStore } from './store';
 import type { UiState, UiStateStore } from './uiState';
 import type { ViewState } from '../src/protocol';
@@ -14,6 +15,8 @@ export interface PanelServices {
   post: Post;
   ui: UiStateStore;
   renderCache: RenderCache;
+  /** The markdown chunk, loaded after the first paint. */
+  markdown: LazyMarkdown;
 }
 
 export const PanelContext = createContext<PanelServices | null>(null);

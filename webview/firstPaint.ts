@@ -15,7 +15,7 @@ export interface FirstPaintDetail {
 }
 
 /** Calls `painted` once, after the frame that follows `rendered` has been presented. */
-function afterNextPaint(painted: () => void): void {
+export function afterNextPaint(painted: () => void): void {
   // rAF runs before the frame's style, layout and paint; a task queued from it runs after them.
   requestAnimationFrame(() => {
     const channel = new MessageChannel();

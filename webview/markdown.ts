@@ -1,158 +1,54 @@
 /**
- * Model text → safe DOM. `marked` renders markdown with raw HTML escaped (never passed through),
- * images shown as links and task-list boxes as glyphs; DOMPurify then keeps only a small set of
- * tags and attributes and drops every link that is not http(s). File references become links
- * that open the file in the editor.
+ * Model text in the panel: plain text with file references linked, the cache of rendered
+ * fragments, and `LazyMarkdown`, which holds the markdown chunk (markdownChunk.ts: marked,
+ * DOMPurify and the streaming renderer) once it has loaded. The chunk is not part of the panel's
+ * first paint; until it is there, `RichText` shows markdown as plain text and renders it again
+ * when the chunk arrives. Nothing here parses markdown or HTML.
  */
-import type * as DomPurifyModule from 'dompurify';
-import type { DOMPurify as Purifier } from 'dompurify';
-import type * as MarkedModule from 'marked';
-import type { Links, Marked, Token } from 'marked';
+import type * as MarkdownChunk from './markdownChunk';
 import { linkifyFileRefs } from './fileRefs';
 
-// marked and DOMPurify are evaluated on the first markdown render, not when the panel loads: an
-// idle panel or the setup card renders none, and marked builds all of its rules' regular
-// expressions when its module runs (about 10 ms of the panel's start in a Chromium CPU profile).
-// esbuild turns each `require` below into a module initialised on first call.
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading; see above */
-const loadMarked = () => require('marked') as typeof MarkedModule;
-const loadPurify = () => {
-  // The ES build (the panel's bundle) has the factory as its default export, the CommonJS build
-  // (the component tests under Node) as the module itself.
-  const m = require('dompurify') as typeof DomPurifyModule & { default?: typeof DomPurifyModule.default };
-  return m.default ?? (m as unknown as typeof DomPurifyModule.default);
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
+/** What the markdown chunk offers. */
+export type MarkdownModule = typeof MarkdownChunk;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** The markdown chunk: already loaded (tests), or loaded on the first `load()`. */
+export class LazyMarkdown {
+  private loaded: MarkdownModule | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly listeners = new Set<() => void>();
 
-const SAFE_HREF = /^https?:\/\//i;
+  constructor(
+    private readonly source: MarkdownModule | (() => Promise<MarkdownModule>),
+    private readonly warn: (message: string) => void = (m) => console.warn(`[planwise] ${m}`),
+  ) {
+    if (typeof source !== 'function') this.loaded = source;
+  }
 
-let markedInstance: Marked | undefined;
+  /** The chunk, once loaded. */
+  get module(): MarkdownModule | undefined {
+    return this.loaded;
+  }
 
-function getMarked(): Marked {
-  markedInstance ??= new (loadMarked().Marked)({
-    gfm: true,
-    breaks: false,
-    async: false,
-    renderer: {
-      html: ({ text }) => escapeHtml(text),
-      image: ({ href, text }) =>
-        SAFE_HREF.test(href)
-          ? `<a href="${escapeHtml(href)}">${escapeHtml(`image: ${text || href}`)}</a>`
-          : escapeHtml(`[image: ${text}]`),
-      checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
-    },
-  });
-  return markedInstance;
-}
+  /** Starts loading the chunk (once); resolves when it is there or failed (said once, text stays plain). */
+  load(): Promise<void> {
+    if (this.loaded || typeof this.source !== 'function') return Promise.resolve();
+    this.loading ??= this.source().then(
+      (m) => {
+        this.loaded = m;
+        for (const l of [...this.listeners]) l();
+      },
+      (err: unknown) => {
+        this.warn(`Markdown could not be loaded; model text is shown as plain text: ${String(err)}`);
+      },
+    );
+    return this.loading;
+  }
 
-const ALLOWED_TAGS = [
-  'a',
-  'p',
-  'br',
-  'hr',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'del',
-  's',
-  'code',
-  'pre',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-];
-const ALLOWED_ATTR = ['href', 'title', 'align', 'start', 'class'];
-
-let purifier: Purifier | undefined;
-
-function getPurifier(): Purifier {
-  if (purifier) return purifier;
-  const p = loadPurify()(window);
-  // Set once: every call then skips parsing the configuration.
-  p.setConfig({
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_DOM_FRAGMENT: true,
-  });
-  p.addHook('uponSanitizeAttribute', (node, data) => {
-    // Only a code block's language class survives; the panel's own classes cannot be spoofed.
-    if (data.attrName === 'class') {
-      data.keepAttr = node.nodeName === 'CODE' && /^language-[\w+-]{1,40}$/.test(data.attrValue);
-    }
-  });
-  p.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName !== 'A') return;
-    const href = node.getAttribute('href');
-    if (href !== null && !SAFE_HREF.test(href.trim())) node.removeAttribute('href');
-    if (node.hasAttribute('href')) node.setAttribute('rel', 'noopener noreferrer');
-  });
-  purifier = p;
-  return p;
-}
-
-function sanitise(html: string): DocumentFragment {
-  // The configuration set above returns a fragment (RETURN_DOM_FRAGMENT).
-  const fragment = getPurifier().sanitize(html) as unknown as DocumentFragment;
-  linkifyFileRefs(fragment);
-  return fragment;
-}
-
-/** Renders markdown to a sanitised fragment with file references linked. */
-export function renderMarkdown(source: string): DocumentFragment {
-  return sanitise(getMarked().parse(source) as string);
-}
-
-/** Reference-link definitions (`[id]: url`) seen so far, by normalised label. */
-export type LinkDefinitions = Links;
-
-/**
- * Splits markdown into its top-level blocks (paragraphs, lists, fences, blank runs...) with the
- * same lexer `renderMarkdown` uses. `links` holds definitions from earlier text, so a reference
- * in `source` to one of them still resolves; definitions found in `source` are added to it.
- * Each block's `raw` is its source text; together they spell out `source` (line endings as LF).
- */
-export function lexBlocks(source: string, links: LinkDefinitions): Token[] {
-  const marked = getMarked();
-  const lexer = new marked.Lexer(marked.defaults);
-  Object.assign(lexer.tokens.links, links);
-  const tokens = lexer.lex(source);
-  Object.assign(links, tokens.links);
-  return tokens;
-}
-
-/** The HTML `marked` makes of one block from `lexBlocks`, before sanitising. */
-export function blockHtml(block: Token): string {
-  return getMarked().parser([block]);
-}
-
-/** Sanitises HTML from `blockHtml` into a fragment with file references linked. */
-export function sanitiseBlockHtml(html: string): DocumentFragment {
-  return html === '' ? document.createDocumentFragment() : sanitise(html);
-}
-
-/** One line of inline markdown (tracker descriptions, plan steps): no blocks, same sanitising. */
-export function renderInlineMarkdown(source: string): DocumentFragment {
-  return sanitise(getMarked().parseInline(source) as string);
+  /** Calls `listener` when the chunk has loaded. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 }
 
 /** Plain text with file references linked (user messages, tool output). */

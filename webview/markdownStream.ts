@@ -13,7 +13,7 @@
  * finished message shows exactly what `renderMarkdown` gives without being rendered again.
  */
 import type { Token } from 'marked';
-import { blockHtml, lexBlocks, renderMarkdown, sanitiseBlockHtml, type LinkDefinitions } from './markdown';
+import { blockHtml, lexBlocks, renderMarkdown, sanitiseBlockHtml, type LinkDefinitions } from './markdownEngine';
 
 interface Block {
   /** The block's source; the blocks' sources joined are the text shown. */

@@ -3,7 +3,7 @@
  * render shows the host's state without waiting for a message. Used once per page: VS Code
  * re-creates a hidden view from the same HTML, and by then that snapshot is old.
  */
-import { PAGE_SNAPSHOT_ID } from '../src/protocol';
+import { PAGE_SNAPSHOT_ID } from '../src/protocol/panelHtml';
 import type { UiStateStore } from './uiState';
 
 /** The page's snapshot message to start from, or undefined (none, unreadable, or already used). */

@@ -2,23 +2,29 @@
  * The panel's copy of the host's view state. It takes raw host messages, checks them, applies a
  * snapshot or the next delta, and asks for a resync on a sequence gap. Deltas are queued and
  * applied once per animation frame, so a burst of streamed tokens costs one render.
+ *
+ * The protocol's schemas (zod) are not part of the panel's first paint: main.tsx hands the store
+ * the check as a promise of the chunk that holds them. Until it arrives, the page's snapshot is
+ * shown as the host wrote it (checked as soon as the check is there; a snapshot that fails is
+ * dropped and a fresh one asked for) and every message waits, in order, to be checked.
  */
-import {
-  applyOps,
-  coalesceOps,
-  emptyViewState,
-  parseHostMessage,
-  type DeltaOp,
-  type SnapshotMessage,
-  type ViewState,
-} from '../src/protocol';
+import { applyOps, coalesceOps } from '../src/protocol/apply';
+import { emptyViewState } from '../src/protocol/emptyState';
+import type { DeltaOp, HostMessage, SnapshotMessage } from '../src/protocol/hostMessages';
+import type { ParseResult } from '../src/protocol/parse';
+import type { ViewState } from '../src/protocol/viewState';
 import { parseAppendDelta } from './appendDelta';
 import type { Post } from './bridge';
+
+/** Checks one raw host message against the protocol's schemas; never throws. */
+export type HostMessageCheck = (raw: unknown) => ParseResult<HostMessage>;
 
 export type Scheduler = (flush: () => void) => void;
 
 export interface StoreOptions {
   post: Post;
+  /** The protocol's check of host messages, or the chunk that holds it, still loading. */
+  check: HostMessageCheck | Promise<HostMessageCheck>;
   /** Runs `flush` before the next paint. Defaults to `requestAnimationFrame` with a timer fallback. */
   schedule?: Scheduler;
   /** Where dropped messages are reported; defaults to `console.warn`. */
@@ -55,6 +61,13 @@ export class PanelStore {
   private scheduled = false;
   private readonly listeners = new Set<() => void>();
   private dropped = 0;
+  /** Set once the check has loaded; until then messages wait in `inbox`. */
+  private check: HostMessageCheck | undefined;
+  private inbox: unknown[] = [];
+  /** The check could not load: every message is dropped (said once). */
+  private checkFailed = false;
+  /** The page's snapshot, shown before the check had loaded: checked when it arrives. */
+  private unchecked: unknown;
   private readonly post: Post;
   private readonly schedule: Scheduler;
   private readonly warn: (message: string) => void;
@@ -65,6 +78,19 @@ export class PanelStore {
     this.schedule = options.schedule ?? frameScheduler;
     this.warn = options.warn ?? ((m) => console.warn(`[planwise] ${m}`));
     this.now = options.now ?? (() => Date.now());
+    if (typeof options.check === 'function') {
+      this.check = options.check;
+    } else {
+      options.check.then(
+        (check) => this.checkArrived(check),
+        (err: unknown) => {
+          this.checkFailed = true;
+          this.dropped += this.inbox.length;
+          this.inbox = [];
+          this.warn(`The panel could not load its message checks, so it cannot follow the host: ${String(err)}`);
+        },
+      );
+    }
   }
 
   getState(): ViewState {
@@ -99,13 +125,20 @@ export class PanelStore {
    */
   start(initial?: unknown): void {
     if (initial !== undefined) {
-      const parsed = parseHostMessage(initial);
-      if (parsed.ok && parsed.msg.type === 'snapshot') {
-        this.takeSnapshot(parsed.msg);
+      if (!this.check && looksLikeSnapshot(initial)) {
+        // Shown now, checked when the check arrives (checkArrived).
+        this.unchecked = initial;
+        this.takeSnapshot(initial);
         this.flush();
       } else {
-        this.dropped += 1;
-        this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+        const parsed = this.check ? this.check(initial) : ({ ok: false, error: 'it is not a snapshot' } as const);
+        if (parsed.ok && parsed.msg.type === 'snapshot') {
+          this.takeSnapshot(parsed.msg);
+          this.flush();
+        } else {
+          this.dropped += 1;
+          this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+        }
       }
     }
     this.lastResyncAt = this.now();
@@ -114,8 +147,13 @@ export class PanelStore {
 
   /** Handles one raw message from the host. Never throws. */
   receive(raw: unknown): void {
+    if (!this.check) {
+      if (this.checkFailed) this.dropped += 1;
+      else this.inbox.push(raw);
+      return;
+    }
     const fast = parseAppendDelta(raw);
-    const parsed = fast ? ({ ok: true, msg: fast } as const) : parseHostMessage(raw);
+    const parsed = fast ? ({ ok: true, msg: fast } as const) : this.check(raw);
     if (!parsed.ok) {
       this.dropped += 1;
       this.warn(parsed.error);
@@ -157,6 +195,33 @@ export class PanelStore {
     for (const l of [...this.listeners]) l();
   }
 
+  /**
+   * The check has loaded: the page's snapshot shown unchecked is checked now (dropped, and a fresh
+   * one asked for, if it fails), then the messages that came meanwhile are handled in order.
+   */
+  private checkArrived(check: HostMessageCheck): void {
+    this.check = check;
+    const unchecked = this.unchecked;
+    this.unchecked = undefined;
+    if (unchecked !== undefined) {
+      const parsed = check(unchecked);
+      if (!parsed.ok || parsed.msg.type !== 'snapshot') {
+        this.dropped += 1;
+        this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+        this.seq = -1;
+        this.queue = [];
+        this.pendingState = emptyViewState();
+        this.waitingForSnapshot = true;
+        this.flush();
+        this.lastResyncAt = Number.NEGATIVE_INFINITY;
+        this.askForSnapshot();
+      }
+    }
+    const waiting = this.inbox;
+    this.inbox = [];
+    for (const raw of waiting) this.receive(raw);
+  }
+
   private takeSnapshot(msg: SnapshotMessage): void {
     this.seq = msg.seq;
     this.waitingForSnapshot = false;
@@ -177,4 +242,18 @@ export class PanelStore {
     this.scheduled = true;
     this.schedule(() => this.flush());
   }
+}
+
+/** The shape the page's snapshot must have to be shown before it is checked. */
+function looksLikeSnapshot(raw: unknown): raw is SnapshotMessage {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const { type, seq, state } = raw as Record<string, unknown>;
+  return type === 'snapshot' && typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 && isViewState(state);
+}
+
+/** Every top-level part of a view state is there (the check proper comes with the schemas). */
+function isViewState(state: unknown): boolean {
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) return false;
+  const s = state as Record<string, unknown>;
+  return Object.keys(emptyViewState()).every((k) => k in s) && Array.isArray(s['transcript']);
 }

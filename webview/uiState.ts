@@ -3,28 +3,74 @@
  * composer draft. It lives in VS Code's `setState`, so it survives the view being hidden and
  * restored; the host never sees it.
  */
-import * as z from 'zod';
 import type { VsCodeApi } from './bridge';
 
-const WizardSchema = z.object({
-  requestId: z.string(),
-  step: z.number().int().nonnegative(),
-  choices: z.record(z.string(), z.string()),
-  notes: z.record(z.string(), z.string()),
-});
+export interface WizardProgress {
+  requestId: string;
+  step: number;
+  choices: Record<string, string>;
+  notes: Record<string, string>;
+}
 
-const UiStateSchema = z.object({
-  expanded: z.record(z.string(), z.boolean()).catch({}),
-  wizard: WizardSchema.nullable().catch(null),
-  scrollTop: z.number().nonnegative().catch(0),
-  follow: z.boolean().catch(true),
-  draft: z.string().catch(''),
+export interface UiState {
+  expanded: Record<string, boolean>;
+  wizard: WizardProgress | null;
+  scrollTop: number;
+  follow: boolean;
+  draft: string;
   /** The page whose snapshot was used (see `claimPage`). */
-  page: z.string().catch(''),
-});
+  page: string;
+}
 
-export type WizardProgress = z.infer<typeof WizardSchema>;
-export type UiState = z.infer<typeof UiStateSchema>;
+type Fields = Record<string, unknown>;
+
+const isFields = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A plain object whose every value passes `ok`, copied; undefined otherwise. */
+function recordOf<T>(v: unknown, ok: (x: unknown) => x is T): Record<string, T> | undefined {
+  if (!isFields(v)) return undefined;
+  const out: Record<string, T> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (!ok(x)) return undefined;
+    out[k] = x;
+  }
+  return out;
+}
+
+const isString = (x: unknown): x is string => typeof x === 'string';
+const isBoolean = (x: unknown): x is boolean => typeof x === 'boolean';
+const isFiniteNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+function wizardOf(v: unknown): WizardProgress | null {
+  if (!isFields(v)) return null;
+  const { requestId, step } = v;
+  const choices = recordOf(v['choices'], isString);
+  const notes = recordOf(v['notes'], isString);
+  if (!isString(requestId) || !Number.isSafeInteger(step) || (step as number) < 0 || !choices || !notes) return null;
+  return { requestId, step: step as number, choices, notes };
+}
+
+/**
+ * The UI state VS Code kept for this view (`getState()`), read field by field: a field that is
+ * missing or malformed takes its default and the rest are kept, so one bad field never costs the
+ * person's draft. Written by hand, not with zod: it runs before the panel's first paint, which
+ * does not load the schemas (store.ts). test/webview/uiState.test.ts holds it to the zod schema
+ * it replaced, on generated input.
+ */
+export function readUiState(saved: unknown): UiState {
+  const d = defaultUiState();
+  const v = saved === undefined || saved === null ? {} : saved;
+  if (!isFields(v)) return d;
+  const { scrollTop, follow, draft, page } = v;
+  return {
+    expanded: recordOf(v['expanded'], isBoolean) ?? d.expanded,
+    wizard: v['wizard'] === null ? null : wizardOf(v['wizard']),
+    scrollTop: isFiniteNumber(scrollTop) && scrollTop >= 0 ? scrollTop : d.scrollTop,
+    follow: isBoolean(follow) ? follow : d.follow,
+    draft: isString(draft) ? draft : d.draft,
+    page: isString(page) ? page : d.page,
+  };
+}
 
 /** Expanded flags kept at most; the oldest are forgotten first. */
 const MAX_EXPANDED = 500;
@@ -40,8 +86,7 @@ export class UiStateStore {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly api: Pick<VsCodeApi, 'getState' | 'setState'>) {
-    const saved = UiStateSchema.safeParse(api.getState() ?? {});
-    this.state = saved.success ? saved.data : defaultUiState();
+    this.state = readUiState(api.getState());
   }
 
   get(): UiState {

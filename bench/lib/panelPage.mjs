@@ -9,43 +9,33 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTs, repoRoot } from './load.mjs';
+import { PANEL_ENTRY, webviewBuilds } from '../../scripts/webviewBuild.mjs';
 
 /**
- * Bundles webview/main.tsx as esbuild.mjs does (minified as in `--production`, unless `readable`
- * for profiling) into a temporary folder, so the checkout's media/webview.js is left alone.
- * Returns the bundle's path and a cleanup function.
+ * Bundles the panel as esbuild.mjs does (scripts/webviewBuild.mjs: the entry and its two chunks,
+ * minified as in `--production`, unless `readable` for profiling) into a temporary folder, so the
+ * checkout's media/panel is left alone. Returns the folder and a cleanup function.
  */
 export async function buildWebview({ readable = false } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-panel-'));
-  const outfile = path.join(dir, 'webview.js');
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'webview', 'main.tsx')],
-    outfile,
-    bundle: true,
-    minify: !readable,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-  });
-  return { outfile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  for (const options of webviewBuilds({ root: repoRoot, outdir: dir, minify: !readable, sourcemap: false })) {
+    await esbuild.build({ ...options, logLevel: 'silent' });
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
 
 /**
  * Serves the panel page (the host's `renderPanelHtml`, fresh nonces per load, dark theme), the
- * bundle at /media/webview.js, codicons, media/ and the page tests' theme
+ * panel's bundles (from `bundleDir`) at /media/panel/, codicons, media/ and the page tests' theme
  * sheets. Returns `{ origin, close }`.
  */
-export async function servePanel(bundlePath) {
+export async function servePanel(bundleDir) {
   const { renderPanelHtml } = await loadTs('panel-html', "export { renderPanelHtml } from './src/protocol/panelHtml';");
   // Codicons come from their package, as esbuild.mjs copies them, so no earlier build is needed.
   const roots = {
+    '/media/panel/': bundleDir,
     '/media/codicons/': path.join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist'),
     '/media/': path.join(repoRoot, 'media'),
     '/harness/': path.join(repoRoot, 'test', 'webview', 'harness'),
@@ -59,20 +49,17 @@ export async function servePanel(bundlePath) {
           cspSource: origin,
           scriptNonce: randomBytes(16).toString('base64'),
           styleNonce: randomBytes(16).toString('base64'),
-          scriptUri: '/media/webview.js',
+          scriptUri: `/media/panel/${PANEL_ENTRY}`,
           styleUris: ['/harness/theme-dark.css', '/media/codicons/codicon.css', '/media/panel.css'],
         }).replace('<body>', '<body class="vscode-dark">');
         res.writeHead(200, { 'content-type': 'text/html' }).end(html);
         return;
       }
       let file;
-      if (url.pathname === '/media/webview.js') file = bundlePath;
-      else {
-        const prefix = Object.keys(roots).find((p) => url.pathname.startsWith(p));
-        const candidate =
-          prefix && path.normalize(path.join(roots[prefix], decodeURIComponent(url.pathname.slice(prefix.length))));
-        if (candidate && candidate.startsWith(roots[prefix] + path.sep)) file = candidate;
-      }
+      const prefix = Object.keys(roots).find((p) => url.pathname.startsWith(p));
+      const candidate =
+        prefix && path.normalize(path.join(roots[prefix], decodeURIComponent(url.pathname.slice(prefix.length))));
+      if (candidate && candidate.startsWith(roots[prefix] + path.sep)) file = candidate;
       if (file) {
         try {
           const body = await readFile(file);

@@ -12,9 +12,7 @@ import { scrubbedEnv } from '../node/env';
 import { NodeCommandRunner } from '../node/processRunner';
 import { createSearcher } from '../node/ripgrepSearcher';
 import { systemClock } from '../node/clock';
-import type { Flags } from '../protocol';
-import { emptyViewState } from '../protocol/emptyState';
-import { RedactingArchiveStore, redactMessage } from './adapters/redactingArchive';
+import { RedactingArchiveStore } from './adapters/redactingArchive';
 import { findBundledRipgrep } from './adapters/ripgrep';
 import { TerminalCommandRunner, agentTerminalEnv } from './adapters/terminalRunner';
 import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
@@ -29,12 +27,12 @@ import { ContextKeySync } from './contextKeySync';
 import { DisposableStore } from './disposables';
 import { adviceForModelError, type Advice } from './errors';
 import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
-import { isLocalEndpoint } from './config';
 import { describeError, type HostLog } from './log';
 import { createPanelActions } from './panel/actions';
-import { PanelHub } from './panel/hub';
-import { PanelViewProvider } from './panel/provider';
-import { createRouter } from './panel/router';
+import type { PanelHub } from './panel/hub';
+import type { PanelViewProvider } from './panel/provider';
+import { panelFlags } from './panel/flags';
+import { createRouter, type MessageRouter } from './panel/router';
 import { EventTranslator, noticeId } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
 import { regate } from './prompts/regate';
@@ -53,7 +51,7 @@ import { TrustGatedRunner, type TrustState } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
 import { LazyVerifier } from './verify/lazyVerifier';
 import { ReviewComments } from './review/reviewComments';
-import { SetupService, providerLabel, setupNeeded } from './setup/setupService';
+import { SetupService, setupNeeded } from './setup/setupService';
 import { listModels } from './models';
 import { vscodeLmModels } from './adapters/vscodeLmProvider';
 
@@ -66,11 +64,24 @@ export interface SharedParts {
   readonly trust: TrustState;
   /** Fired when plan-file lenses should be asked for again. */
   readonly lensChanged: vscode.EventEmitter<void>;
+  /**
+   * The panel's view and state, built by `activate()`'s bundle when the view first resolves or
+   * when this host is composed, whichever comes first: the first page is written before this
+   * bundle loads.
+   */
+  readonly panel: PanelParts;
   showAdvice(advice: Advice): void;
 }
 
+/** The panel's state (the hub) and its view; its messages reach `Host.route`. */
+export interface PanelParts {
+  readonly hub: PanelHub;
+  readonly view: PanelViewProvider;
+}
+
 export interface Host extends vscode.Disposable {
-  readonly panel: PanelViewProvider;
+  /** Handles one message from the panel's webview. */
+  readonly route: MessageRouter;
   readonly lenses: LensSource;
   /** The CodeLenses of a plan file (the lens code and the plan validator live here, not in activation). */
   provideLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]>;
@@ -79,6 +90,7 @@ export interface Host extends vscode.Disposable {
 
 export function composeHost(shared: SharedParts): Host {
   const { context, config, log, keys, trust, lensChanged, showAdvice } = shared;
+  const { hub, view: panel } = shared.panel;
   const store = new DisposableStore();
 
   // ---- workspace ports (rebuilt when the folders change) ------------------------------------
@@ -88,17 +100,7 @@ export function composeHost(shared: SharedParts): Host {
   const relativePath = (p: string) => (roots().length > 0 ? ws().planFiles.relative(p) : p);
 
   // ---- panel state, prompts -----------------------------------------------------------------
-  const flags = (): Flags => ({
-    hasApiKey: keys.known.length > 0,
-    keyChecked: keys.checked,
-    keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
-    trusted: trust.trusted,
-    provider: providerLabel(config.settings),
-  });
-  const hub = new PanelHub(
-    { ...emptyViewState(), flags: flags() },
-    { log: (l) => log.warn(l), sanitize: (m) => redactMessage(m, keys.known) },
-  );
+  const flags = () => panelFlags({ keys, config, trust });
   const translator = new EventTranslator({ relativePath });
   const pending = new PendingRequests();
   store.addCallback(() => pending.closeAll('Planwise is shutting down'));
@@ -288,7 +290,6 @@ export function composeHost(shared: SharedParts): Host {
         ),
     },
   );
-  const panel = store.add(new PanelViewProvider(context.extensionUri, hub, route, log));
 
   // ---- status bar, context keys, flags, lenses ----------------------------------------------
   const statusBar = store.add(new BudgetStatusBar());
@@ -367,7 +368,7 @@ export function composeHost(shared: SharedParts): Host {
 
   log.info('Planwise host ready');
   return {
-    panel,
+    route,
     lenses,
     provideLenses: (doc) => provideLenses(lenses, doc),
     run: (key, args) => runHostCommand(services, key, args),

@@ -35,8 +35,18 @@ export interface PanelHtmlOptions {
   scriptNonce: string;
   /** Another fresh random nonce, different from `scriptNonce`. */
   styleNonce: string;
-  /** The bundle, `media/webview.js`, as a webview URI. */
+  /**
+   * The panel's entry module, `media/panel/main.js`, as a webview URI. The chunks it imports after
+   * the first paint (`check.js`, `markdown.js`) are beside it: the page names their folder on
+   * `<body data-chunks>`, and they are fetched with the entry's nonce (a module script's imports
+   * inherit its nonce, so the policy needs no other source).
+   */
   scriptUri: string;
+  /**
+   * The entry's code, written into the page as an inline module script instead of linking
+   * `scriptUri`: the page then needs no fetch before its first paint.
+   */
+  script?: string;
   /** Style sheets linked in `<head>`, in order (before `styles`). */
   styleUris?: readonly string[];
   /** Style sheet texts written into `<head>` as nonce'd `<style>` elements, in order. */
@@ -65,6 +75,23 @@ function attr(value: string): string {
  */
 export function jsonForScriptElement(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * A script written into the page must not hold `</script`, which would end its element early, nor
+ * `<script`, which after a `<!--` makes the parser skip the next `</script` (the restrictions on a
+ * script element's contents in the HTML standard); this refuses one instead of writing a broken page.
+ */
+function checkScript(text: string): string {
+  const m = /<\/?script/i.exec(text);
+  if (m)
+    throw new Error(`The panel's script cannot be written into the page: it contains '${m[0]}' at offset ${m.index}.`);
+  return text;
+}
+
+/** The folder of a URL, with its trailing slash. */
+function folderOf(uri: string): string {
+  return uri.slice(0, uri.lastIndexOf('/') + 1);
 }
 
 /**
@@ -109,6 +136,10 @@ export function renderPanelHtml(o: PanelHtmlOptions): string {
   const styles = (o.styles ?? [])
     .map((text) => `    <style nonce="${attr(o.styleNonce)}">\n${checkStyle(text)}\n    </style>\n`)
     .join('');
+  const entry =
+    o.script !== undefined
+      ? `<script type="module" nonce="${attr(o.scriptNonce)}">${checkScript(o.script)}</script>`
+      : `<script type="module" nonce="${attr(o.scriptNonce)}" src="${attr(o.scriptUri)}"></script>`;
   const data = o.snapshot
     ? `    <script type="application/json" id="${PAGE_SNAPSHOT_ID}">${jsonForScriptElement(o.snapshot)}</script>\n`
     : '';
@@ -121,9 +152,9 @@ export function renderPanelHtml(o: PanelHtmlOptions): string {
     <meta name="viewport" content="width=device-width, initial-scale=1.0" />
 ${links(o.styleUris)}${styles}    <title>${attr(o.title ?? 'Planwise')}</title>
   </head>
-  <body${o.resolvedAt !== undefined && Number.isFinite(o.resolvedAt) ? ` data-resolved-at="${Math.trunc(o.resolvedAt)}"` : ''}>
+  <body data-chunks="${attr(folderOf(o.scriptUri))}"${o.resolvedAt !== undefined && Number.isFinite(o.resolvedAt) ? ` data-resolved-at="${Math.trunc(o.resolvedAt)}"` : ''}>
     <div id="root"></div>
-${data}    <script nonce="${attr(o.scriptNonce)}" src="${attr(o.scriptUri)}"></script>
+${data}    ${entry}
   </body>
 </html>
 `;

@@ -6,7 +6,7 @@ const CSP_SOURCE = 'https://file+.vscode-resource.vscode-cdn.net';
 const input = {
   cspSource: CSP_SOURCE,
   uris: {
-    script: `${CSP_SOURCE}/ext/media/webview.js`,
+    script: `${CSP_SOURCE}/ext/media/panel/main.js`,
     font: `${CSP_SOURCE}/ext/media/codicons/codicon.ttf`,
     styles: [`${CSP_SOURCE}/ext/media/codicons/codicon.css`, `${CSP_SOURCE}/ext/media/panel.css`],
   },
@@ -14,6 +14,7 @@ const input = {
 const assets = {
   glyphs: ".codicon[class*='codicon-'] { font: normal normal normal 16px/1 codicon; }",
   panel: '.codicon-modifier-spin.pw-ring { animation: none; }',
+  script: 'document.body.dataset.started = "1";',
 };
 
 function cspOf(html: string): string {
@@ -49,20 +50,22 @@ describe('panel HTML served by the host', () => {
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
     assert.equal(scripts.length, 1);
     assert.match(scripts[0]![1]!, /nonce="[^"]+"/);
-    assert.match(scripts[0]![1]!, /src="[^"]+\/media\/webview\.js"/);
+    assert.match(scripts[0]![1]!, /^ type="module" nonce="[^"]+" src="[^"]+\/media\/panel\/main\.js"$/);
     assert.equal(scripts[0]![2]!.trim(), '', 'no inline script body');
     assert.doesNotMatch(html, /<style|\sstyle="|\son[a-z]+="/);
     assert.match(html, /<div id="root"><\/div>/);
     assert.equal((html.match(/<link rel="stylesheet"/g) ?? []).length, 2);
   });
 
-  it("with the style sheets read, writes them into the page: the codicon font by its webview URI, the panel's sheet last", () => {
+  it("with media/ read, writes the style sheets and the entry into the page: the codicon font by its webview URI, the panel's sheet last", () => {
     const html = panelHtml({ ...input, assets });
     const scriptNonce = /script-src 'nonce-([^']+)'/.exec(cspOf(html))![1]!;
     const styleNonce = /style-src \S+ 'nonce-([^']+)'/.exec(cspOf(html))![1]!;
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
     assert.equal(scripts.length, 1);
-    assert.equal(scripts[0]![1], ` nonce="${scriptNonce}" src="${input.uris.script}"`);
+    assert.equal(scripts[0]![1], ` type="module" nonce="${scriptNonce}"`);
+    assert.equal(scripts[0]![2], assets.script, 'the entry module, inline: no fetch before the first paint');
+    assert.match(html, /<body data-chunks="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/media\/panel\/"/);
     const styles = [...html.matchAll(/<style nonce="([^"]+)">([\s\S]*?)<\/style>/g)];
     assert.deepEqual(
       styles.map((m) => m[1]),

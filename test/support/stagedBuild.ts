@@ -3,7 +3,7 @@
  * look at the bundles as shipped while the checkout's dist/ is left alone.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -16,6 +16,8 @@ export async function stagedBuild(prefix: string, args: readonly string[] = []):
     symlinkSync(join(repo, link), join(stage, link));
   }
   copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
+  mkdirSync(join(stage, 'scripts'));
+  copyFileSync(join(repo, 'scripts', 'webviewBuild.mjs'), join(stage, 'scripts', 'webviewBuild.mjs'));
   await new Promise<void>((res, rej) =>
     execFile(process.execPath, ['esbuild.mjs', ...args], { cwd: stage }, (e, _out, err) =>
       e ? rej(new Error(`node esbuild.mjs ${args.join(' ')} failed in ${stage}:\n${err}`)) : res(),

@@ -1,7 +1,8 @@
 import './setupDom';
 import assert from 'node:assert/strict';
 import { findFileRefs, linkifyFileRefs } from '../../webview/fileRefs';
-import { renderMarkdown, RenderCache } from '../../webview/markdown';
+import { RenderCache } from '../../webview/markdown';
+import { renderMarkdown } from '../../webview/markdownEngine';
 import { XSS_CORPUS } from './xssCorpus';
 
 function html(markdown: string): HTMLDivElement {

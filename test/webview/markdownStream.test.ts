@@ -1,7 +1,7 @@
 import './setupDom';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { renderMarkdown } from '../../webview/markdown';
+import { renderMarkdown } from '../../webview/markdownEngine';
 import { MarkdownStream } from '../../webview/markdownStream';
 import { XSS_CORPUS } from './xssCorpus';
 

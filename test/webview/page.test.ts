@@ -169,6 +169,59 @@ describe('panel in Chromium', function () {
     }
   });
 
+  it("paints before its chunks load, then fetches them with the page's nonce and checks and renders with them", async () => {
+    const state: ViewState = {
+      ...emptyViewState(),
+      flags: { hasApiKey: true, trusted: true },
+      transcript: [{ id: 'a1', kind: 'assistant', text: 'Restored **bold** reply', streaming: false }],
+    };
+    server.setPageSnapshot({ page: 'page-chunks', message: { type: 'snapshot', seq: 3, state } });
+    try {
+      const panel = await openPanel();
+      const { page } = panel;
+      await page.waitForFunction(() => performance.getEntriesByName('planwise:first-paint').length > 0);
+      await page.locator('.pw-assistant strong').waitFor({ timeout: 5_000 });
+      const timing = await page.evaluate(() => ({
+        // The frame the first render was presented in.
+        paint: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+        chunks: performance
+          .getEntriesByType('resource')
+          .filter((e) => /\/media\/panel\//.test(e.name))
+          .map((e) => ({ file: e.name.split('/').pop(), start: e.startTime })),
+      }));
+      assert.deepEqual(
+        timing.chunks.map((c) => c.file).sort(),
+        ['check.js', 'markdown.js'],
+        'the entry is in the page',
+      );
+      // The check waits for the first paint; markdown is asked for by the first text that needs it.
+      const check = timing.chunks.find((c) => c.file === 'check.js')!;
+      assert.ok(
+        check.start >= timing.paint,
+        `check.js was fetched ${timing.paint - check.start} ms before the first paint`,
+      );
+      // A host message is checked with the chunk's schemas: a malformed one is dropped, a good one applied.
+      await panel.deliver([
+        { type: 'delta', seq: 4, ops: [{ op: 'gate.set' }] },
+        {
+          type: 'delta',
+          seq: 4,
+          ops: [{ op: 'item.add', item: { id: 'n', kind: 'notice', level: 'info', text: 'Checked' } }],
+        },
+      ]);
+      await page.getByText('Checked', { exact: true }).waitFor({ timeout: 5_000 });
+      assert.ok(
+        panel.warnings.some((w) => /Malformed host message of type 'delta'/.test(w)),
+        panel.warnings.join('\n'),
+      );
+      assert.deepEqual(await panel.health(), { csp: [], errors: [], pwned: undefined });
+      assert.deepEqual(panel.pageErrors, []);
+      await page.close();
+    } finally {
+      server.setPageSnapshot(undefined);
+    }
+  });
+
   it('spins the working ring, and stops it when the person asks for reduced motion', async () => {
     const busy = {
       type: 'snapshot',

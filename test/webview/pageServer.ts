@@ -1,7 +1,7 @@
 /**
  * A loopback HTTP server for the page tests: the panel page as the host renders it
- * (`renderPanelHtml`, fresh nonces per request, the built bundle from media/ and its style
- * sheets written into the page the way the host writes them) plus the theme's variables and the codicon
+ * (`renderPanelHtml`, fresh nonces per request, the built entry module and the style sheets
+ * written into the page the way the host writes them, the entry's chunks served from media/panel/) plus the theme's variables and the codicon
  * font, an optional page snapshot, and a `/pwned` trap that counts requests an injected script
  * might make.
  * The fake VS Code API comes from harness/harness.js, installed as an init script.
@@ -67,10 +67,12 @@ export async function startPageServer(): Promise<PageServer> {
           cspSource: origin,
           scriptNonce: randomBytes(16).toString('base64'),
           styleNonce: randomBytes(16).toString('base64'),
-          scriptUri: '/media/webview.js',
+          scriptUri: '/media/panel/main.js',
           // VS Code puts the theme's variables on <html>; the harness loads them as a sheet.
           styleUris: [`/harness/theme-${theme}.css`],
           styles: panelStyles(assets, `${origin}/media/codicons/codicon.ttf`),
+          // The entry written into the page, as the host writes it; its chunks are fetched from /media/panel/.
+          script: assets.script,
           snapshot,
           title: 'Planwise panel harness',
         });

@@ -1,10 +1,18 @@
 /** Mounts the real panel in jsdom against an in-memory host (the protocol's ViewModel). */
 import './setupDom';
 import { act, render } from '@testing-library/preact';
-import { emptyViewState, ViewModel, type DeltaOp, type ViewState, type WebviewMessage } from '../../src/protocol';
+import {
+  emptyViewState,
+  parseHostMessage,
+  ViewModel,
+  type DeltaOp,
+  type ViewState,
+  type WebviewMessage,
+} from '../../src/protocol';
 import { App } from '../../webview/App';
 import { createPost, type VsCodeApi } from '../../webview/bridge';
-import { RenderCache } from '../../webview/markdown';
+import { LazyMarkdown, RenderCache } from '../../webview/markdown';
+import * as markdownChunk from '../../webview/markdownChunk';
 import { PanelStore } from '../../webview/store';
 import { UiStateStore } from '../../webview/uiState';
 import { registerToolkit } from '../../webview/ui/toolkit';
@@ -29,8 +37,18 @@ export function mountPanel(options: MountOptions = {}) {
   };
   const post = createPost(api);
   const queued: (() => void)[] = [];
-  const store = new PanelStore({ post, schedule: (f) => queued.push(f), warn: (m) => warnings.push(m) });
-  const services = { post, ui: new UiStateStore(api), renderCache: new RenderCache() };
+  const store = new PanelStore({
+    post,
+    check: parseHostMessage,
+    schedule: (f) => queued.push(f),
+    warn: (m) => warnings.push(m),
+  });
+  const services = {
+    post,
+    ui: new UiStateStore(api),
+    renderCache: new RenderCache(),
+    markdown: new LazyMarkdown(markdownChunk),
+  };
   const host = new ViewModel({ ...emptyViewState(), flags: { hasApiKey: true, trusted: true }, ...options.state });
 
   const flushFrames = () => {

@@ -6,7 +6,7 @@ const base = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
   scriptNonce: 'c2NyaXB0LW5vbmNlLTAxMjM0NQ==',
   styleNonce: 'c3R5bGUtbm9uY2UtMDEyMzQ1Ng==',
-  scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/webview.js',
+  scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/panel/main.js',
   styleUris: ['https://x/media/codicons/codicon.css', 'https://x/media/panel.css?a=1&b="2"'],
 };
 
@@ -23,13 +23,19 @@ describe('protocol: panel HTML', () => {
     assert.match(html, /<meta property="csp-nonce" content="c3R5bGUtbm9uY2UtMDEyMzQ1Ng==" \/>/);
     assert.match(html, /<div id="root"><\/div>/);
     assert.equal(html.match(/<script /g)!.length, 1);
-    assert.match(html, /<script nonce="c2NyaXB0LW5vbmNlLTAxMjM0NQ==" src="[^"]+\/media\/webview\.js"><\/script>/);
+    assert.match(
+      html,
+      /<script type="module" nonce="c2NyaXB0LW5vbmNlLTAxMjM0NQ==" src="[^"]+\/media\/panel\/main\.js"><\/script>/,
+    );
     assert.match(html, /href="https:\/\/x\/media\/panel\.css\?a=1&#38;b=&#34;2&#34;"/, 'attributes are escaped');
   });
 
   it("writes when the host resolved the view on <body> (the webview's first paint is timed from it)", () => {
-    assert.match(renderPanelHtml({ ...base, resolvedAt: 1796150000123.7 }), /<body data-resolved-at="1796150000123">/);
-    assert.match(renderPanelHtml(base), /<body>/);
+    assert.match(
+      renderPanelHtml({ ...base, resolvedAt: 1796150000123.7 }),
+      /<body data-chunks="[^"]+" data-resolved-at="1796150000123">/,
+    );
+    assert.match(renderPanelHtml(base), /<body data-chunks="[^"]+">/);
   });
 
   it('refuses weak, reused or malformed nonces and odd CSP sources with a clear message', () => {
@@ -67,6 +73,26 @@ describe('protocol: panel HTML', () => {
         () => renderPanelHtml({ ...inline, styles: [sheet] }),
         /style sheet cannot be written into the page/,
       );
+    }
+  });
+
+  it("writes the entry module into the page with the script nonce, and names the chunks' folder on <body>", () => {
+    const code = 'import("./x.js"); const s = "<!-- not a comment -->"; document.body.dataset.ran = "1";';
+    const doc = new JSDOM(renderPanelHtml({ ...inline, script: code })).window.document;
+    const scripts = [...doc.querySelectorAll('script')];
+    assert.equal(scripts.length, 1);
+    assert.equal(scripts[0]!.getAttribute('type'), 'module');
+    assert.equal(scripts[0]!.getAttribute('nonce'), base.scriptNonce);
+    assert.equal(scripts[0]!.hasAttribute('src'), false);
+    assert.equal(scripts[0]!.textContent, code, 'written verbatim');
+    assert.equal(doc.body.dataset['chunks'], 'https://file+.vscode-resource.vscode-cdn.net/ext/media/panel/');
+    // Linked, the chunks' folder is the entry's own.
+    assert.equal(new JSDOM(renderPanelHtml(inline)).window.document.body.dataset['chunks'], doc.body.dataset['chunks']);
+  });
+
+  it('refuses a script that would end its element early or change how the parser reads it', () => {
+    for (const code of ['const a = "</script><img src=x>";', 'x = "</SCRIPT >"', '/*<!--<script>*/ y()']) {
+      assert.throws(() => renderPanelHtml({ ...inline, script: code }), /script cannot be written into the page/);
     }
   });
 

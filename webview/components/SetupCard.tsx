@@ -7,7 +7,8 @@
  * (secret storage), never here.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PROVIDER_PRESETS, presetOf, type SetupDraft, type SetupState } from '../../src/protocol';
+import { PROVIDER_PRESETS, presetOf } from '../../src/protocol/presets';
+import type { SetupDraft, SetupState } from '../../src/protocol';
 import { usePanel } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';

@@ -7,14 +7,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { activePath, revealRow } from '../trackerScroll';
 import { installRoving } from '../roving';
-import {
-  formatAgo,
-  type Tracker,
-  type TrackerNode,
-  type TrackerStatus,
-  type VerifyEntryView,
-  type VerifyResult,
-} from '../../src/protocol';
+import { formatAgo } from '../../src/protocol/ago';
+import type { Tracker, TrackerNode, TrackerStatus, VerifyEntryView, VerifyResult } from '../../src/protocol';
 import { usePanel, useUiState } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';

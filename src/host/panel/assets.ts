@@ -14,11 +14,13 @@ export interface PanelAssets {
   readonly glyphs: string;
   /** media/panel.css. */
   readonly panel: string;
+  /** media/panel/main.js, the panel's entry module. */
+  readonly script: string;
 }
 
 export function readPanelAssets(mediaDir: string): PanelAssets {
   const read = (...parts: string[]) => readFileSync(path.join(mediaDir, ...parts), 'utf8');
-  return { glyphs: read('codicons', 'glyphs.css'), panel: read('panel.css') };
+  return { glyphs: read('codicons', 'glyphs.css'), panel: read('panel.css'), script: read('panel', 'main.js') };
 }
 
 /** The codicons' `@font-face`, as codicon.css has it, with the font's webview URI. */

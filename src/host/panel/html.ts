@@ -11,7 +11,7 @@ import { panelStyles, type PanelAssets } from './assets';
 export interface PanelHtmlInput {
   /** `webview.cspSource`. */
   readonly cspSource: string;
-  /** `asWebviewUri` of media/webview.js, media/codicons/codicon.ttf, and the style sheets (codicons, then the panel's). */
+  /** `asWebviewUri` of media/panel/main.js, media/codicons/codicon.ttf, and the style sheets (codicons, then the panel's). */
   readonly uris: { readonly script: string; readonly font: string; readonly styles: readonly string[] };
   /** The style sheets to write into the page; without them the page links `uris.styles` instead. */
   readonly assets?: PanelAssets;
@@ -35,7 +35,7 @@ export function panelHtml(input: PanelHtmlInput): string {
     scriptNonce: createNonce(),
     styleNonce: createNonce(),
     scriptUri: uris.script,
-    ...(assets ? { styles: panelStyles(assets, uris.font) } : { styleUris: uris.styles }),
+    ...(assets ? { styles: panelStyles(assets, uris.font), script: assets.script } : { styleUris: uris.styles }),
     snapshot: input.snapshot && { page: createNonce(), message: input.snapshot },
     title: input.title,
     resolvedAt: input.resolvedAt,

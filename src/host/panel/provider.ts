@@ -57,7 +57,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       uris: {
-        script: asUri('webview.js'),
+        script: asUri('panel', 'main.js'),
         font: asUri('codicons', 'codicon.ttf'),
         styles: [asUri('codicons', 'codicon.css'), asUri('panel.css')],
       },

@@ -1,0 +1,53 @@
+// How the panel's code is bundled, shared by esbuild.mjs, the panel benchmark (bench/lib/panelPage.mjs)
+// and the test that holds the split (test/arch/panelChunks.test.ts).
+//
+// Three ES modules in media/panel/. main.js holds what the panel's first paint needs (Preact, the
+// components, the store, the UI toolkit); the two chunks it imports right after that paint are
+// check.js, the protocol's schemas with zod (webview/check.ts), and markdown.js, the markdown
+// renderer with marked and DOMPurify (webview/markdownChunk.ts). The page loads main.js as a
+// nonce'd module script, and the chunks it imports are fetched with its nonce
+// (src/protocol/panelHtml.ts).
+//
+// Each is a bundle of its own, not esbuild's code splitting: splitting put the few modules main.js
+// shares with a chunk (the provider presets, the file-reference linker, esbuild's export helper)
+// into small shared chunks that main.js imports statically, and every one of them is one more
+// fetch, one after another, before the first paint. Instead a module may be in both main.js and a
+// chunk, and then it is copied; only modules without state may be (PANEL_SHARED_MODULES, held by
+// the test), so no copy can disagree with the other.
+import path from 'node:path';
+
+/** The entry's file name inside the output folder. */
+export const PANEL_ENTRY = 'main.js';
+
+/** Each chunk: its source, and its file, which main.tsx imports by that name. */
+export const PANEL_CHUNKS = {
+  check: { source: 'webview/check.ts', file: 'check.js' },
+  markdown: { source: 'webview/markdownChunk.ts', file: 'markdown.js' },
+};
+
+/** Modules that may be copied into main.js and a chunk: constants and pure functions only. */
+export const PANEL_SHARED_MODULES = ['src/protocol/presets.ts', 'webview/fileRefs.ts'];
+
+/** esbuild options for the panel's three bundles, written into `outdir`. */
+export function webviewBuilds({ root, outdir, minify, sourcemap, metafile = false }) {
+  const base = {
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify,
+    sourcemap,
+    metafile,
+    legalComments: 'none',
+  };
+  return [
+    { ...base, entryPoints: [path.join(root, 'webview', 'main.tsx')], outfile: path.join(outdir, PANEL_ENTRY) },
+    ...Object.values(PANEL_CHUNKS).map((c) => ({
+      ...base,
+      entryPoints: [path.join(root, c.source)],
+      outfile: path.join(outdir, c.file),
+    })),
+  ];
+}
