@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { readFileSync, mkdirSync, copyFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { webviewBuilds } from './scripts/webviewBuild.mjs';
+import { codiconSubset } from './scripts/panelStyles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
@@ -262,10 +263,13 @@ function lazyEnginePlugin(exportNames) {
 /**
  * Codicons ship inside media/ so the webview never reaches the network. The host writes their
  * style sheet into the panel's page (src/host/panel/assets.ts), where a relative font URL would
- * not resolve: media/codicons/glyphs.css is codicon.css without its one `@font-face` rule, and
- * the host writes that rule itself with the font's webview URI.
+ * not resolve: media/codicons/glyphs.css is codicon.css without its one `@font-face` rule (the
+ * host writes that rule itself with the font's webview URI) and with only the glyphs the panel
+ * names (scripts/panelStyles.mjs), minified; media/panel/panel.css is media/panel.css minified
+ * (built below, so `--watch` rebuilds it). Both are parsed twice on the workbench's main thread
+ * before the panel paints.
  */
-function copyCodicons() {
+async function writePanelStyles() {
   mkdirSync('media/codicons', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) {
     copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
@@ -278,7 +282,9 @@ function copyCodicons() {
       'esbuild.mjs: @vscode/codicons changed its style sheet: expected one @font-face for "codicon" from ./codicon.ttf.',
     );
   }
-  writeFileSync('media/codicons/glyphs.css', css.replace(face, ''));
+  const minify = async (text) =>
+    (await esbuild.transform(text, { loader: 'css', minify: true, legalComments: 'none' })).code;
+  writeFileSync('media/codicons/glyphs.css', await minify(codiconSubset(css.replace(face, ''), { root: '.' })));
 }
 
 const configs = [
@@ -309,6 +315,8 @@ const configs = [
     plugins: [lazyCliCommandsPlugin],
   },
   { ...node, entryPoints: cliCommandEntries, outdir: 'dist' },
+  // The panel's own style sheet, minified, as the host writes it into the page.
+  { ...common, entryPoints: ['media/panel.css'], outfile: 'media/panel/panel.css', minify: true, sourcemap: false },
   // The panel: media/panel/main.js and the two chunks it loads after its first paint (scripts/webviewBuild.mjs).
   ...webviewBuilds({ root: '.', outdir: 'media/panel', minify: common.minify, sourcemap: common.sourcemap }).map(
     (c) => ({ ...common, ...c }),
@@ -322,7 +330,7 @@ const openaiConfig = {
   plugins: [openaiSharedCorePlugin],
 };
 
-copyCodicons();
+await writePanelStyles();
 // media/webview.js was the panel's single bundle before it was split: an old checkout's copy would
 // otherwise be packed into the VSIX.
 for (const stale of ['media/webview.js', 'media/webview.js.map']) rmSync(stale, { force: true });

@@ -116,6 +116,16 @@ describe('panel in Chromium', function () {
     }
   }
 
+  /** The codicon classes in the page whose element shows no glyph. */
+  const glyphless = (page: Page) =>
+    page.evaluate(() => [
+      ...new Set(
+        [...document.querySelectorAll('.codicon')]
+          .filter((e) => ['none', 'normal', ''].includes(getComputedStyle(e, '::before').content))
+          .map((e) => e.className),
+      ),
+    ]);
+
   const activeText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 
   it('loads under the strict CSP without violations or errors and says ready once', async () => {
@@ -250,6 +260,8 @@ describe('panel in Chromium', function () {
         const file = join(artifacts, `${scene.name}-${theme}.png`);
         await panel.page.screenshot({ path: file });
         assert.ok(statSync(file).size > 5_000, `${file} looks empty`);
+        // The page carries only the glyphs the panel names (scripts/panelStyles.mjs): each one shown has its rule.
+        assert.deepEqual(await glyphless(panel.page), [], `codicons without a glyph in the ${scene.name} scene`);
       }
       // What the last scenes must show: the tracker's counts and the Resume offer.
       assert.match(
