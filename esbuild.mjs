@@ -331,9 +331,11 @@ const openaiConfig = {
 };
 
 await writePanelStyles();
-// media/webview.js was the panel's single bundle before it was split: an old checkout's copy would
-// otherwise be packed into the VSIX.
-for (const stale of ['media/webview.js', 'media/webview.js.map']) rmSync(stale, { force: true });
+// media/panel/ holds only build output, made afresh: a bundle an older build wrote there would
+// otherwise be packed into the VSIX. So would media/webview.js, the panel's single bundle before it
+// was split.
+for (const stale of ['media/panel', 'media/webview.js', 'media/webview.js.map'])
+  rmSync(stale, { recursive: true, force: true });
 // The nearest package.json of dist/*.js: Node reads it at every start to learn the files' module
 // type, and the project's own (its contributions, ~25 KB) took about 0.5 ms of `planwise
 // check-command` to read and parse.
