@@ -23,20 +23,25 @@ const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mai
 
 /**
  * In the activation bundle, `import('./host/composition')` becomes a lazy `require('./host.js')` of
- * the separately built dist/host.js (a plain require, so VS Code's module loader resolves 'vscode').
+ * the separately built dist/host.js, and `import('./host/panel/parts')` a lazy
+ * `require('./panel.js')` of dist/panel.js (the panel's view and state, loaded when the view first
+ * resolves): plain requires, so VS Code's module loader resolves 'vscode'.
  */
+const LAZY_FROM_EXTENSION = { './host/composition': './host.js', './host/panel/parts': './panel.js' };
 const lazyHostPlugin = {
   name: 'lazy-host',
   setup(build) {
-    build.onResolve({ filter: /^\.\/host\/composition$/ }, (args) =>
-      args.importer.endsWith('extension.ts') ? { path: 'host', namespace: 'lazy-host' } : undefined,
+    build.onResolve({ filter: /^\.\/host\/(composition|panel\/parts)$/ }, (args) =>
+      args.importer.endsWith('extension.ts')
+        ? { path: LAZY_FROM_EXTENSION[args.path], namespace: 'lazy-host' }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-host' }, () => ({
-      contents: "module.exports = require('./host.js');",
+    build.onLoad({ filter: /.*/, namespace: 'lazy-host' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
-    build.onResolve({ filter: /^\.\/host\.js$/, namespace: 'lazy-host' }, () => ({
-      path: './host.js',
+    build.onResolve({ filter: /^\.\/(host|panel)\.js$/, namespace: 'lazy-host' }, (args) => ({
+      path: args.path,
       external: true,
     }));
   },
@@ -297,6 +302,14 @@ const configs = [
     outfile: 'dist/extension.js',
     external: ['vscode'],
     plugins: [lazyHostPlugin, vscodeApiPlugin],
+  },
+  // The panel's view provider, hub and page: loaded by dist/extension.js when the view first resolves.
+  {
+    ...node,
+    entryPoints: ['src/host/panel/parts.ts'],
+    outfile: 'dist/panel.js',
+    external: ['vscode'],
+    plugins: [vscodeApiPlugin],
   },
   {
     ...node,

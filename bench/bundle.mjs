@@ -30,6 +30,8 @@ const OUTPUTS = [
   { key: 'extension', file: 'dist/extension.js' },
   // The host's composition (panel, view model, protocol, commands), required on first use rather than at activation.
   { key: 'host', file: 'dist/host.js', optional: true },
+  // The panel's view provider, hub and page, required by extension.js when the view first resolves.
+  { key: 'panel', file: 'dist/panel.js', optional: true },
   // The engine (session, runloop, tools, gate, plan validator), required by host.js on first use.
   { key: 'engine', file: 'dist/engine.js', optional: true },
   // The OpenAI client and SDK, required by host.js with the first session that needs them.
@@ -73,6 +75,7 @@ function stage() {
     'package.json',
     'esbuild.mjs',
     'scripts/webviewBuild.mjs',
+    'scripts/panelStyles.mjs',
     'README.md',
     'LICENSE',
     'CHANGELOG.md',
@@ -175,9 +178,14 @@ async function bundle() {
     const contributors = await extensionContributors(dir).catch(() => []);
     const parts = [
       `extension ${formatBytes(ext.bytes)} (gzip ${formatBytes(ext.gzipBytes)}) loaded at activation`,
+      ...(sizes.panel?.bytes
+        ? [
+            `panel ${formatBytes(sizes.panel.bytes)} (gzip ${formatBytes(sizes.panel.gzipBytes)}) when the view first resolves`,
+          ]
+        : []),
       ...(sizes.host?.bytes
         ? [
-            `host ${formatBytes(sizes.host.bytes)} (gzip ${formatBytes(sizes.host.gzipBytes)}) when the panel opens or a command first runs`,
+            `host ${formatBytes(sizes.host.bytes)} (gzip ${formatBytes(sizes.host.gzipBytes)}) with the panel's first message or a command's first run`,
           ]
         : []),
       ...(sizes.engine?.bytes

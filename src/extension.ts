@@ -5,8 +5,8 @@
  * session).
  */
 import * as vscode from 'vscode';
-import type { Host, PanelParts } from './host/composition';
-import { redactMessage } from './host/adapters/redactingArchive';
+import type { Host } from './host/composition';
+import type { PanelParts } from './host/panel/parts';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './host/commands/settings';
 import { HOST_UI_COMMANDS, type EagerCommandKey, type HostCommandKey } from './host/commands/keys';
 import { ConfigService } from './host/configService';
@@ -14,10 +14,6 @@ import { DisposableStore, once } from './host/disposables';
 import { adviceForSettings, toastText, type Advice } from './host/errors';
 import { COMMANDS, OUTPUT_CHANNEL_NAME, PANEL_VIEW_ID, type CommandKey } from './host/ids';
 import { HostLog, describeError } from './host/log';
-import { panelFlags } from './host/panel/flags';
-import { PanelHub } from './host/panel/hub';
-import { PanelViewProvider } from './host/panel/provider';
-import { emptyViewState } from './protocol/emptyState';
 import { ApiKeyStore } from './host/secrets';
 import { TrustState } from './host/trust';
 
@@ -86,16 +82,11 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   };
 
-  // The panel's state and view are built here, not in dist/host.js: when VS Code first asks for the
-  // view, its page (with the first snapshot) is written at once, and the host loads after, with the
-  // page's first message. Built on first use, not at activation.
-  let panelParts: PanelParts | undefined;
-  const panel = (): PanelParts => {
-    if (panelParts) return panelParts;
-    const hub = new PanelHub(
-      { ...emptyViewState(), flags: panelFlags({ keys, config, trust }) },
-      { log: (l) => log.warn(l), sanitize: (m) => redactMessage(m, keys.known) },
-    );
+  // The panel's state and view come from dist/panel.js, not dist/host.js: when VS Code first asks
+  // for the view, its page (with the first snapshot) is written at once, and the host loads after,
+  // with the page's first message. Loaded on first use, not at activation.
+  const panel = once(async (): Promise<PanelParts> => {
+    const { createPanelParts } = await import('./host/panel/parts');
     const route = (raw: unknown) =>
       host().then(
         (h) => h.route(raw),
@@ -104,14 +95,15 @@ export function activate(context: vscode.ExtensionContext): void {
           return 'failed' as const;
         },
       );
-    panelParts = { hub, view: store.add(new PanelViewProvider(context.extensionUri, hub, route, log)) };
-    return panelParts;
-  };
+    const parts = createPanelParts({ extensionUri: context.extensionUri, keys, config, trust, log, route });
+    store.add(parts.view);
+    return parts;
+  });
 
   const host = once(async (): Promise<Host> => {
     const { composeHost } = await import('./host/composition');
     const composed = store.add(
-      composeHost({ context, config, log, keys, trust, lensChanged, showAdvice, panel: panel() }),
+      composeHost({ context, config, log, keys, trust, lensChanged, showAdvice, panel: await panel() }),
     );
     // Before any lens or comment thread the host draws can be clicked.
     for (const key of HOST_UI_COMMANDS) register(key);
@@ -128,8 +120,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const registerPanel = () =>
     store.add(
       vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
-        // The panel's first paint is timed from here.
-        resolveWebviewView: (view) => panel().view.resolveAt(view, Date.now()),
+        // The panel's first paint is timed from here, before dist/panel.js loads.
+        resolveWebviewView: async (view) => {
+          const resolvedAt = Date.now();
+          (await panel()).view.resolveAt(view, resolvedAt);
+        },
       }),
     );
 

@@ -29,9 +29,9 @@ import { adviceForModelError, type Advice } from './errors';
 import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
 import { describeError, type HostLog } from './log';
 import { createPanelActions } from './panel/actions';
-import type { PanelHub } from './panel/hub';
-import type { PanelViewProvider } from './panel/provider';
 import { panelFlags } from './panel/flags';
+import type { PanelHub } from './panel/hub';
+import type { PanelParts } from './panel/parts';
 import { createRouter, type MessageRouter } from './panel/router';
 import { EventTranslator, noticeId } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
@@ -65,18 +65,11 @@ export interface SharedParts {
   /** Fired when plan-file lenses should be asked for again. */
   readonly lensChanged: vscode.EventEmitter<void>;
   /**
-   * The panel's view and state, built by `activate()`'s bundle when the view first resolves or
-   * when this host is composed, whichever comes first: the first page is written before this
-   * bundle loads.
+   * The panel's view and state (dist/panel.js), built when the view first resolves or when this
+   * host is composed, whichever comes first: the first page is written before this bundle loads.
    */
   readonly panel: PanelParts;
   showAdvice(advice: Advice): void;
-}
-
-/** The panel's state (the hub) and its view; its messages reach `Host.route`. */
-export interface PanelParts {
-  readonly hub: PanelHub;
-  readonly view: PanelViewProvider;
 }
 
 export interface Host extends vscode.Disposable {

@@ -1,7 +1,7 @@
 /**
- * dist/host.js, as esbuild.mjs builds it, does not build the protocol's zod schemas when it loads:
- * the panel's first paint waits for the host's start, and the page already carries the first
- * snapshot. The schemas are built with the first message the router checks. Built with the
+ * dist/panel.js and dist/host.js, as esbuild.mjs builds them, do not build the protocol's zod
+ * schemas when they load: the panel's first paint waits for dist/panel.js, and the page already
+ * carries the first snapshot. The schemas are built with the first message the router checks. Built with the
  * project's own esbuild.mjs in a staging folder, so the checkout's dist/ is left alone; each
  * bundle loads in a process of its own, with a stand-in for the 'vscode' module.
  */
@@ -42,6 +42,10 @@ describe('the host bundle builds no schema when it loads', function () {
 
   it('dist/host.js loads without evaluating zod', async () => {
     assert.equal(await zodRanLoading('dist/host.js'), false);
+  });
+
+  it('dist/panel.js (the view and the page it writes on the first resolve) loads without evaluating zod', async () => {
+    assert.equal(await zodRanLoading('dist/panel.js'), false);
   });
 
   it('the probe sees zod run when a bundle does build schemas at load (dist/engine.js)', async () => {

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const repo = resolve(__dirname, '../..');
 
@@ -16,8 +16,11 @@ export async function stagedBuild(prefix: string, args: readonly string[] = []):
     symlinkSync(join(repo, link), join(stage, link));
   }
   copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
-  mkdirSync(join(stage, 'scripts'));
-  copyFileSync(join(repo, 'scripts', 'webviewBuild.mjs'), join(stage, 'scripts', 'webviewBuild.mjs'));
+  // What esbuild.mjs reads besides the sources: its two helpers, and the panel's style sheet (it writes into media/).
+  for (const file of ['scripts/webviewBuild.mjs', 'scripts/panelStyles.mjs', 'media/panel.css']) {
+    mkdirSync(dirname(join(stage, file)), { recursive: true });
+    copyFileSync(join(repo, file), join(stage, file));
+  }
   await new Promise<void>((res, rej) =>
     execFile(process.execPath, ['esbuild.mjs', ...args], { cwd: stage }, (e, _out, err) =>
       e ? rej(new Error(`node esbuild.mjs ${args.join(' ')} failed in ${stage}:\n${err}`)) : res(),
