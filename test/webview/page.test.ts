@@ -179,55 +179,69 @@ describe('panel in Chromium', function () {
     }
   });
 
-  it("paints before its chunks load, then fetches them with the page's nonce and checks and renders with them", async () => {
+  it("paints the page's snapshot while its chunks are held back, then checks and renders with them", async () => {
     const state: ViewState = {
       ...emptyViewState(),
       flags: { hasApiKey: true, trusted: true },
       transcript: [{ id: 'a1', kind: 'assistant', text: 'Restored **bold** reply', streaming: false }],
     };
     server.setPageSnapshot({ page: 'page-chunks', message: { type: 'snapshot', seq: 3, state } });
+    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
     try {
-      const panel = await openPanel();
-      const { page } = panel;
-      await page.waitForFunction(() => performance.getEntriesByName('planwise:first-paint').length > 0);
-      await page.locator('.pw-assistant strong').waitFor({ timeout: 5_000 });
-      const timing = await page.evaluate(() => ({
-        // The frame the first render was presented in.
-        paint: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
-        chunks: performance
-          .getEntriesByType('resource')
-          .filter((e) => /\/media\/panel\//.test(e.name))
-          .map((e) => ({ file: e.name.split('/').pop(), start: e.startTime })),
-      }));
+      // Every chunk is held until the first paint has been seen: the paint must not wait for one.
+      const requested: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/media/panel/*.js', async (route) => {
+        requested.push(route.request().url().split('/').pop()!);
+        await held;
+        await route.continue();
+      });
+      await page.addInitScript({ path: join(__dirname, 'harness', 'harness.js') });
+      await page.goto(`${server.origin}/?theme=dark`);
+      await page.waitForFunction(() => performance.getEntriesByName('planwise:first-paint').length > 0, null, {
+        timeout: 10_000,
+      });
+      assert.equal(
+        await page.locator('.pw-assistant .pw-markdown').textContent(),
+        'Restored **bold** reply',
+        'painted from the page, as plain text until the markdown chunk comes',
+      );
+      await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'ready'));
       assert.deepEqual(
-        timing.chunks.map((c) => c.file).sort(),
+        requested.sort(),
         ['check.js', 'markdown.js'],
-        'the entry is in the page',
+        'the entry is in the page; the chunks are asked for',
       );
-      // The check waits for the first paint; markdown is asked for by the first text that needs it.
-      const check = timing.chunks.find((c) => c.file === 'check.js')!;
-      assert.ok(
-        check.start >= timing.paint,
-        `check.js was fetched ${timing.paint - check.start} ms before the first paint`,
-      );
+      release();
+      await page.locator('.pw-assistant strong').waitFor({ timeout: 5_000 });
       // A host message is checked with the chunk's schemas: a malformed one is dropped, a good one applied.
-      await panel.deliver([
-        { type: 'delta', seq: 4, ops: [{ op: 'gate.set' }] },
-        {
-          type: 'delta',
-          seq: 4,
-          ops: [{ op: 'item.add', item: { id: 'n', kind: 'notice', level: 'info', text: 'Checked' } }],
-        },
-      ]);
+      await page.evaluate(
+        (m) => window.__harness.deliver(m),
+        [
+          { type: 'delta', seq: 4, ops: [{ op: 'gate.set' }] },
+          {
+            type: 'delta',
+            seq: 4,
+            ops: [{ op: 'item.add', item: { id: 'n', kind: 'notice', level: 'info', text: 'Checked' } }],
+          },
+        ],
+      );
       await page.getByText('Checked', { exact: true }).waitFor({ timeout: 5_000 });
       assert.ok(
-        panel.warnings.some((w) => /Malformed host message of type 'delta'/.test(w)),
-        panel.warnings.join('\n'),
+        warnings.some((w) => /Malformed host message of type 'delta'/.test(w)),
+        warnings.join('\n'),
       );
-      assert.deepEqual(await panel.health(), { csp: [], errors: [], pwned: undefined });
-      assert.deepEqual(panel.pageErrors, []);
-      await page.close();
+      assert.deepEqual(
+        await page.evaluate(() => ({ csp: window.__harness.cspViolations, errors: window.__harness.errors })),
+        { csp: [], errors: [] },
+      );
     } finally {
+      await page.close();
       server.setPageSnapshot(undefined);
     }
   });
