@@ -1,9 +1,9 @@
 /**
  * The webview entry: acquires VS Code's API once, wires the store to the window's message
- * events, and renders the panel. esbuild bundles it as an ES module with code splitting
- * (esbuild.mjs): this entry holds what the first paint needs, and two chunks load right after
- * that paint: the protocol's schemas (zod) that check host messages (check.ts), and the markdown
- * renderer (markdownChunk.ts). A panel that must wait for the host's snapshot loads them at once.
+ * events, and renders the panel. esbuild bundles it as an ES module of its own
+ * (scripts/webviewBuild.mjs) that holds what the first paint needs; two chunks, bundles of their
+ * own too, load right after that paint: the protocol's schemas (zod) that check host messages
+ * (check.ts), and the markdown renderer (markdownChunk.ts). A panel that must wait for the host's snapshot loads them at once.
  */
 import { render } from 'preact';
 import { App } from './App';

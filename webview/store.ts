@@ -125,21 +125,17 @@ export class PanelStore {
    */
   start(initial?: unknown): void {
     if (initial !== undefined) {
-      if (!this.check && looksLikeSnapshot(initial)) {
+      if (this.check) {
+        const parsed = this.check(initial);
+        if (this.usablePageSnapshot(parsed)) this.takeSnapshot(parsed.msg);
+      } else if (looksLikeSnapshot(initial)) {
         // Shown now, checked when the check arrives (checkArrived).
         this.unchecked = initial;
         this.takeSnapshot(initial);
-        this.flush();
       } else {
-        const parsed = this.check ? this.check(initial) : ({ ok: false, error: 'it is not a snapshot' } as const);
-        if (parsed.ok && parsed.msg.type === 'snapshot') {
-          this.takeSnapshot(parsed.msg);
-          this.flush();
-        } else {
-          this.dropped += 1;
-          this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
-        }
+        this.usablePageSnapshot({ ok: false, error: 'it is not a snapshot' });
       }
+      this.flush();
     }
     this.lastResyncAt = this.now();
     this.post(this.waitingForSnapshot ? { type: 'ready' } : { type: 'ready', seq: this.seq });
@@ -204,10 +200,7 @@ export class PanelStore {
     const unchecked = this.unchecked;
     this.unchecked = undefined;
     if (unchecked !== undefined) {
-      const parsed = check(unchecked);
-      if (!parsed.ok || parsed.msg.type !== 'snapshot') {
-        this.dropped += 1;
-        this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+      if (!this.usablePageSnapshot(check(unchecked))) {
         this.seq = -1;
         this.queue = [];
         this.pendingState = emptyViewState();
@@ -220,6 +213,14 @@ export class PanelStore {
     const waiting = this.inbox;
     this.inbox = [];
     for (const raw of waiting) this.receive(raw);
+  }
+
+  /** True when the page's checked snapshot can be used; otherwise it is counted and said. */
+  private usablePageSnapshot(parsed: ParseResult<HostMessage>): parsed is { ok: true; msg: SnapshotMessage } {
+    if (parsed.ok && parsed.msg.type === 'snapshot') return true;
+    this.dropped += 1;
+    this.warn(`The page's snapshot was not used: ${parsed.ok ? `it is a ${parsed.msg.type}` : parsed.error}`);
+    return false;
   }
 
   private takeSnapshot(msg: SnapshotMessage): void {
