@@ -23,15 +23,20 @@ const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mai
 
 /**
  * In the activation bundle, `import('./host/composition')` becomes a lazy `require('./host.js')` of
- * the separately built dist/host.js, and `import('./host/panel/parts')` a lazy
- * `require('./panel.js')` of dist/panel.js (the panel's view and state, loaded when the view first
- * resolves): plain requires, so VS Code's module loader resolves 'vscode'.
+ * the separately built dist/host.js, `import('./host/essentials')` one of dist/essentials.js (the
+ * settings, key store, log and trust, loaded just after activation), and
+ * `import('./host/panel/parts')` one of dist/panel.js (the panel's view and state, loaded when the
+ * view first resolves): plain requires, so VS Code's module loader resolves 'vscode'.
  */
-const LAZY_FROM_EXTENSION = { './host/composition': './host.js', './host/panel/parts': './panel.js' };
+const LAZY_FROM_EXTENSION = {
+  './host/composition': './host.js',
+  './host/essentials': './essentials.js',
+  './host/panel/parts': './panel.js',
+};
 const lazyHostPlugin = {
   name: 'lazy-host',
   setup(build) {
-    build.onResolve({ filter: /^\.\/host\/(composition|panel\/parts)$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/host\/(composition|essentials|panel\/parts)$/ }, (args) =>
       args.importer.endsWith('extension.ts')
         ? { path: LAZY_FROM_EXTENSION[args.path], namespace: 'lazy-host' }
         : undefined,
@@ -40,7 +45,7 @@ const lazyHostPlugin = {
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
-    build.onResolve({ filter: /^\.\/(host|panel)\.js$/, namespace: 'lazy-host' }, (args) => ({
+    build.onResolve({ filter: /^\.\/(host|essentials|panel)\.js$/, namespace: 'lazy-host' }, (args) => ({
       path: args.path,
       external: true,
     }));
@@ -303,6 +308,15 @@ const configs = [
     external: ['vscode'],
     plugins: [lazyHostPlugin, vscodeApiPlugin],
   },
+  // Settings, key store, log, trust, the commands that need no host and the plan lenses: loaded by
+  // dist/extension.js just after activation.
+  {
+    ...node,
+    entryPoints: ['src/host/essentials.ts'],
+    outfile: 'dist/essentials.js',
+    external: ['vscode'],
+    plugins: [vscodeApiPlugin],
+  },
   // The panel's view provider, hub and page: loaded by dist/extension.js when the view first resolves.
   {
     ...node,
@@ -350,8 +364,9 @@ await writePanelStyles();
 for (const stale of ['media/panel', 'media/webview.js', 'media/webview.js.map'])
   rmSync(stale, { recursive: true, force: true });
 // The nearest package.json of dist/*.js: Node reads it at every start to learn the files' module
-// type, and the project's own (its contributions, ~25 KB) took about 0.5 ms of `planwise
-// check-command` to read and parse.
+// type, and the project's own (its contributions, ~21 KB) took about 0.5 ms of `planwise
+// check-command` to read and parse, and 0.3-3 ms of loading dist/extension.js in the extension
+// host (the VSIX ships this file too).
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 // dist/openai.js first: its build collects the engine modules dist/engine.js must export.

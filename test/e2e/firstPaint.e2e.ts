@@ -240,7 +240,7 @@ describe('e2e: first paint without the engine, and the time to the first request
     );
     const files = bundles().map((b) => b.file);
     assert.ok(files.includes('dist/extension.js'), `bundles loaded: ${files.join(', ')}`);
-    for (const bundle of ['dist/panel.js', 'dist/host.js']) {
+    for (const bundle of ['dist/essentials.js', 'dist/panel.js', 'dist/host.js']) {
       assert.equal(
         files.filter((f) => f === bundle).length,
         FIRST_PAINT_LOADS,

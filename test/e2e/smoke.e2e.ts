@@ -81,6 +81,8 @@ for (const install of ['current', 'minimum'] as const)
         /^extension\/(readme|changelog)\.md$/i,
         /^extension\/LICENSE(\.txt)?$/,
         /^extension\/dist\/[^/]+\.js$/,
+        // Their module type, so Node does not read the manifest above to learn it.
+        /^extension\/dist\/package\.json$/,
         /^extension\/media\/.+\.(js|css|ttf|woff2?|png|svg|gif|jpg)$/,
       ];
       const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
