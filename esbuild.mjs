@@ -22,11 +22,12 @@ const common = {
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /**
- * In the activation bundle, `import('./host/composition')` becomes a lazy `require('./host.js')` of
- * the separately built dist/host.js, `import('./host/essentials')` one of dist/essentials.js (the
+ * In the activation bundle, `require('./host/composition')` becomes `require('./host.js')` of the
+ * separately built dist/host.js, `require('./host/essentials')` one of dist/essentials.js (the
  * settings, key store, log and trust, loaded just after activation), and
- * `import('./host/panel/parts')` one of dist/panel.js (the panel's view and state, loaded when the
- * view first resolves): plain requires, so VS Code's module loader resolves 'vscode'.
+ * `require('./host/panel/parts')` one of dist/panel.js (the panel's view and state, loaded when the
+ * view first resolves): plain requires, left as written (no module-interop helpers, which were a
+ * good part of the activation bundle's size), so VS Code's module loader resolves 'vscode'.
  */
 const LAZY_FROM_EXTENSION = {
   './host/composition': './host.js',
@@ -36,19 +37,12 @@ const LAZY_FROM_EXTENSION = {
 const lazyHostPlugin = {
   name: 'lazy-host',
   setup(build) {
-    build.onResolve({ filter: /^\.\/host\/(composition|essentials|panel\/parts)$/ }, (args) =>
-      args.importer.endsWith('extension.ts')
-        ? { path: LAZY_FROM_EXTENSION[args.path], namespace: 'lazy-host' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-host' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /^\.\/(host|essentials|panel)\.js$/, namespace: 'lazy-host' }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
+    build.onResolve({ filter: /^\.\/host\/(composition|essentials|panel\/parts)$/ }, (args) => {
+      if (!args.importer.endsWith('extension.ts')) return undefined;
+      // A static import would load the bundle at activation; only require() calls are made lazy.
+      if (args.kind !== 'require-call') throw new Error(`src/extension.ts must require() ${args.path}, not import it`);
+      return { path: LAZY_FROM_EXTENSION[args.path], external: true };
+    });
   },
 };
 
@@ -306,7 +300,9 @@ const configs = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    plugins: [lazyHostPlugin, vscodeApiPlugin],
+    // No vscodeApiPlugin: src/extension.ts takes 'vscode' by `import vscode = require('vscode')`,
+    // which copies nothing.
+    plugins: [lazyHostPlugin],
   },
   // Settings, key store, log, trust, the commands that need no host and the plan lenses: loaded by
   // dist/extension.js just after activation.

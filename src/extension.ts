@@ -7,79 +7,103 @@
  * - `host/panel/parts` (dist/panel.js): the panel's view and state, when the view first resolves.
  * - `host/composition` (dist/host.js): everything else, with the first command or panel message
  *   that needs it (the engine and model client load later still, with the first session).
- * In a CPU profile of the extension host, loading this file was most of Planwise's activation: a
- * 20.7 KB bundle took 2-4 ms to compile and evaluate, against under 1 ms for an empty extension.
+ *
+ * In the extension host, loading this file was most of Planwise's activation: a 20.7 KB bundle
+ * took 2-4 ms to compile and run, against under 1 ms for an empty extension. So it is written to
+ * bundle small (1.9 KB): `vscode` and the other bundles by plain `require` (esbuild.mjs leaves those
+ * as they are, with no module-interop helpers), and the command ids from the manifest VS Code has
+ * already read instead of a table of its own.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Host } from './host/composition';
 import type { Essentials } from './host/essentials';
 import type { PanelParts } from './host/panel/parts';
-import { EAGER_COMMANDS, HOST_UI_COMMANDS, type EagerCommandKey, type HostCommandKey } from './host/commands/keys';
-import { DisposableStore, once } from './host/disposables';
-import { COMMANDS, PANEL_VIEW_ID, type CommandKey } from './host/ids';
+import { DisposableStore } from './host/disposables';
+import { PANEL_VIEW_ID } from './host/ids';
 
-export function activate(context: vscode.ExtensionContext): void {
+type Lazy<T> = () => Promise<T>;
+
+/** `fn` once; a failed load may be tried again (after fixing a setting, say). */
+const once = <T>(fn: () => T | PromiseLike<T>): Lazy<T> => {
+  let promise: Promise<T> | undefined;
+  return () =>
+    (promise ??= Promise.resolve()
+      .then(fn)
+      .catch((err: unknown) => {
+        promise = undefined;
+        throw err;
+      }));
+};
+
+interface Manifest {
+  readonly contributes: {
+    readonly commands: readonly { readonly command: string }[];
+    readonly menus: { readonly commandPalette: readonly { readonly command: string; readonly when?: string }[] };
+  };
+}
+
+function activate(context: vscode.ExtensionContext): void {
+  // Disposed newest first: the host before the panel, both before the log they write to.
   const store = new DisposableStore();
   context.subscriptions.push(store);
+  const manifest = context.extension.packageJSON as Manifest;
+  // The commands the palette never offers (`when: false`): only the host's own lenses and review
+  // threads call them, so they are registered with the host (test/host/contributions.test.ts holds
+  // the manifest to that). Every other contributed command is registered now.
+  const hostUi = new Set(
+    manifest.contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command),
+  );
 
-  const essentials = once(async (): Promise<Essentials> => {
-    const { createEssentials } = await import('./host/essentials');
-    return store.add(createEssentials(context));
+  const essentials: Lazy<Essentials> = once(() => {
+    const e = (require('./host/essentials') as typeof import('./host/essentials')).createEssentials(context);
+    return store.add(e);
   });
 
   // The panel's state and view come from dist/panel.js, not dist/host.js: when VS Code first asks
   // for the view, its page (with the first snapshot) is written at once, and the host loads after,
   // with the page's first message.
-  const panel = once(async (): Promise<PanelParts> => {
-    const e = await essentials();
-    const { createPanelParts } = await import('./host/panel/parts');
+  const panel: Lazy<PanelParts> = once(async () => {
+    const { keys, config, trust, log } = await essentials();
     const route = (raw: unknown) =>
       host().then(
         (h) => h.route(raw),
         (err: unknown) => {
-          e.log.error('the panel message could not be handled', err);
+          log.error('the panel message could not be handled', err);
           return 'failed' as const;
         },
       );
-    const { keys, config, trust, log } = e;
+    const { createPanelParts } = require('./host/panel/parts') as typeof import('./host/panel/parts');
     const parts = createPanelParts({ extensionUri: context.extensionUri, keys, config, trust, log, route });
     store.add(parts.view);
     return parts;
   });
 
-  const host = once(async (): Promise<Host> => {
+  const host: Lazy<Host> = once(async () => {
     const e = await essentials();
-    const { composeHost } = await import('./host/composition');
-    const composed = store.add(composeHost({ ...e, panel: await panel() }));
+    const { composeHost } = require('./host/composition') as typeof import('./host/composition');
+    const composed = composeHost({ ...e, panel: await panel() });
+    store.add(composed);
     // Before any lens or comment thread the host draws can be clicked.
-    for (const key of HOST_UI_COMMANDS) register(key);
+    for (const id of hostUi) register(id);
     return composed;
   });
 
-  const eager: ReadonlySet<CommandKey> = new Set(EAGER_COMMANDS);
-  const register = (key: CommandKey) =>
+  const register = (id: string) =>
     store.add(
-      vscode.commands.registerCommand(COMMANDS[key], async (...args: unknown[]) => {
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
-          return eager.has(key)
-            ? await (await essentials()).runEager(key as EagerCommandKey)
-            : await (await host()).run(key as HostCommandKey, args);
+          return await (await essentials()).runCommand(id, args, host);
         } catch (err) {
           await essentials().then(
-            (e) => e.commandFailed(COMMANDS[key], err),
+            (e) => e.commandFailed(id, err),
             // Nothing to log to: the installed files are broken. Say so, with the cause.
-            () => vscode.window.showErrorMessage(`Planwise: ${COMMANDS[key]} failed: ${String(err)}`),
+            () => vscode.window.showErrorMessage(`Planwise: ${id} failed: ${String(err)}`),
           );
           return undefined;
         }
       }),
     );
-
-  // Every command a window can show without the host: palette, menus and keybindings (also those
-  // whose when-clause reads a context key the host sets: a restarted extension host leaves the
-  // window's keys as they were, so the palette may offer them before Planwise is active again).
-  const hostUi: ReadonlySet<CommandKey> = new Set(HOST_UI_COMMANDS);
-  for (const key of Object.keys(COMMANDS) as CommandKey[]) if (!hostUi.has(key)) register(key);
+  for (const { command } of manifest.contributes.commands) if (!hostUi.has(command)) register(command);
 
   // Just after activation (the command that activated Planwise does not wait for it): the panel's
   // provider, then the essentials with the lenses and the settings check. VS Code keeps a view that
@@ -103,6 +127,8 @@ export function activate(context: vscode.ExtensionContext): void {
   store.addCallback(() => clearTimeout(afterActivation));
 }
 
-export function deactivate(): void {
+function deactivate(): void {
   // Everything is disposed through context.subscriptions.
 }
+
+export = { activate, deactivate };

@@ -7,11 +7,12 @@
  */
 import * as vscode from 'vscode';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './commands/settings';
-import type { EagerCommandKey } from './commands/keys';
+import { EAGER_COMMANDS, type EagerCommandKey, type HostCommandKey } from './commands/keys';
+import type { Host } from './composition';
 import { ConfigService } from './configService';
 import { DisposableStore } from './disposables';
 import { adviceForSettings, toastText, type Advice } from './errors';
-import { COMMANDS, OUTPUT_CHANNEL_NAME } from './ids';
+import { COMMANDS, OUTPUT_CHANNEL_NAME, type CommandKey } from './ids';
 import { HostLog, describeError } from './log';
 import { ApiKeyStore } from './secrets';
 import { TrustState } from './trust';
@@ -22,6 +23,11 @@ const EAGER: Record<EagerCommandKey, (d: SettingsCommandDeps) => unknown> = {
   selectModel,
   showLog,
 };
+const isEager = (key: CommandKey): key is EagerCommandKey => (EAGER_COMMANDS as readonly string[]).includes(key);
+/** Each command id's key (activation registers the ids the manifest contributes). */
+const KEY_OF_ID: ReadonlyMap<string, CommandKey> = new Map(
+  (Object.entries(COMMANDS) as [CommandKey, string][]).map(([key, id]) => [id, key]),
+);
 
 export interface Essentials extends vscode.Disposable {
   readonly context: vscode.ExtensionContext;
@@ -32,8 +38,8 @@ export interface Essentials extends vscode.Disposable {
   /** Fired when plan-file lenses should be asked for again. */
   readonly lensChanged: vscode.EventEmitter<void>;
   showAdvice(advice: Advice): void;
-  /** Runs one of the commands that need no host. */
-  runEager(key: EagerCommandKey): Promise<unknown>;
+  /** Runs the command `id`: here if it needs no host, else through the host (loaded by `host`). */
+  runCommand(id: string, args: readonly unknown[], host: () => Promise<Host>): Promise<unknown>;
   /** Logs a command that threw and tells the person in a toast. */
   commandFailed(command: string, err: unknown): void;
   /**
@@ -92,7 +98,11 @@ export function createEssentials(context: vscode.ExtensionContext): Essentials {
     trust,
     lensChanged,
     showAdvice,
-    runEager: async (key) => EAGER[key](settingsDeps),
+    runCommand: async (id, args, host) => {
+      const key = KEY_OF_ID.get(id);
+      if (key === undefined) throw new Error(`Planwise has no command ${id}`);
+      return isEager(key) ? EAGER[key](settingsDeps) : (await host()).run(key as HostCommandKey, args);
+    },
     commandFailed: (command, err) => {
       log.error(`command ${command} failed`, err);
       void vscode.window.showErrorMessage(toastText(describeError(err)));
