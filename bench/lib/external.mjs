@@ -147,10 +147,24 @@ export async function activation() {
       const floorMed = median(floor);
       // VS Code reports whole milliseconds; an empty extension may read 0 ms.
       const ratio = Math.round((med / Math.max(1, floorMed)) * 100) / 100;
+      // The same activations timed in the extension host at a microsecond's resolution, when recorded.
+      const timed = json.inProcess;
+      const timedText =
+        typeof timed?.ratio === 'number'
+          ? `; timed in the extension host (loading the main file + activate()): ${timed.ratio}x, ` +
+            `${timed.median} vs ${timed.emptyMedian} ms`
+          : '';
       return measured(
-        `${ratio}x an empty extension (${med} ms vs ${floorMed} ms, ${note}, both activated by a command; ${where})`,
+        `${ratio}x an empty extension (${med} ms vs ${floorMed} ms, ${note}, both activated by a command${timedText}; ${where})`,
         ratio <= ACTIVATION_GOAL_RATIO,
-        { ...data, floorSamplesMs: floor, floorMedianMs: floorMed, ratio, goalRatio: ACTIVATION_GOAL_RATIO },
+        {
+          ...data,
+          floorSamplesMs: floor,
+          floorMedianMs: floorMed,
+          ratio,
+          goalRatio: ACTIVATION_GOAL_RATIO,
+          ...(timed ? { inProcess: timed } : {}),
+        },
       );
     }
     return measured(`${med} ms (${note}; no floor recorded; ${where})`, med <= ACTIVATION_GOAL_MS, data);
