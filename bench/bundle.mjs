@@ -24,7 +24,8 @@ import { figureMain, log, measured, notMeasured, oneLine } from './lib/figure.mj
 import { repoRoot } from './lib/load.mjs';
 import { formatBytes } from './lib/stats.mjs';
 
-export const EXTENSION_GOAL_BYTES = 400 * 1024;
+// Issue 18: the activation bundle stays ≤ 40 KB (issue 9 had set 400 KB for the whole extension bundle).
+export const EXTENSION_GOAL_BYTES = 40 * 1024;
 
 const OUTPUTS = [
   { key: 'extension', file: 'dist/extension.js' },
