@@ -6,22 +6,12 @@
 // alone. Sizes are bytes on disk; gzip sizes use node:zlib at its default level.
 import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { figureMain, log, measured, notMeasured, oneLine } from './lib/figure.mjs';
 import { repoRoot } from './lib/load.mjs';
+import { productionBuild, stageCheckout } from './lib/stage.mjs';
 import { formatBytes } from './lib/stats.mjs';
 
 // Issue 18: the activation bundle stays ≤ 40 KB (issue 9 had set 400 KB for the whole extension bundle).
@@ -60,42 +50,6 @@ function lastLines(text, n = 3) {
   const lines = text.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
   const errors = lines.filter((l) => /error|cannot|failed|not found/i.test(l));
   return oneLine((errors.length > 0 ? errors.slice(0, n) : lines.slice(-n)).join(' | '));
-}
-
-/** What esbuild.mjs writes into media/: left out of the staging copy so the build makes them afresh. */
-const GENERATED_MEDIA = /^(webview\.(js|css)(\.map)?|panel|codicons)$/;
-
-/**
- * A staging folder holding what `npm run package` reads from the checkout: copies of the manifest,
- * build script, docs and media (without earlier build output), and links to the sources.
- */
-function stage() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-bundle-'));
-  for (const link of ['src', 'webview', 'node_modules', 'tsconfig.json']) {
-    if (existsSync(path.join(repoRoot, link))) symlinkSync(path.join(repoRoot, link), path.join(dir, link));
-  }
-  const copies = [
-    'package.json',
-    'esbuild.mjs',
-    'scripts/webviewBuild.mjs',
-    'scripts/panelStyles.mjs',
-    'README.md',
-    'LICENSE',
-    'CHANGELOG.md',
-    '.vscodeignore',
-  ];
-  const media = existsSync(path.join(repoRoot, 'media'))
-    ? readdirSync(path.join(repoRoot, 'media'))
-        .filter((f) => !GENERATED_MEDIA.test(f))
-        .map((f) => `media/${f}`)
-    : [];
-  for (const file of [...copies, ...media]) {
-    const from = path.join(repoRoot, file);
-    if (!existsSync(from)) continue;
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    cpSync(from, path.join(dir, file), { recursive: true });
-  }
-  return dir;
 }
 
 /** Where an input of the bundle comes from: an npm package, or a source folder. */
@@ -142,10 +96,10 @@ async function extensionContributors(dir) {
 }
 
 async function bundle() {
-  const dir = stage();
+  const dir = stageCheckout('planwise-bench-bundle-');
   try {
     log('bundle: node esbuild.mjs --production (in a staging folder)');
-    const build = run(process.execPath, ['esbuild.mjs', '--production'], dir, 180_000);
+    const build = productionBuild(dir);
     if (!build.ok) return notMeasured(`the production build failed (exit ${build.status}): ${lastLines(build.output)}`);
 
     const sizes = {};

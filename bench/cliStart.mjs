@@ -9,12 +9,13 @@
 // XDG_CACHE_HOME), as a second run on a user's machine would find it. CPU time (user + system, as
 // each process reports it at exit through the same preload) is shown beside it: load on a shared
 // machine stretches wall time more than CPU time. Goal: ≤ 1.1× (wall) for both.
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { argValue, figureMain, log, measured, notMeasured, oneLine } from './lib/figure.mjs';
+import { argValue, figureMain, log, measured, notMeasured } from './lib/figure.mjs';
 import { repoRoot } from './lib/load.mjs';
+import { stagedProductionBuild } from './lib/stage.mjs';
 import { median, round } from './lib/stats.mjs';
 
 const loadAverage = () => os.loadavg().map((n) => round(n));
@@ -23,17 +24,6 @@ export const CLI_GOAL_RATIO = 1.1;
 
 const ROUNDS = Number(process.env.PLANWISE_BENCH_CLI_ROUNDS ?? argValue('rounds') ?? 21);
 const WARMUP = 3;
-
-function stageBuild() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-cli-'));
-  for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json']) {
-    symlinkSync(path.join(repoRoot, link), path.join(dir, link));
-  }
-  copyFileSync(path.join(repoRoot, 'esbuild.mjs'), path.join(dir, 'esbuild.mjs'));
-  const r = spawnSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`production build failed: ${oneLine(r.stderr)}`);
-  return dir;
-}
 
 /**
  * Wall milliseconds of one whole process, its output read and dropped, and its CPU milliseconds
@@ -70,7 +60,7 @@ const CPU_PRELOAD = `process.on('exit', () => {
 async function cli() {
   let stage;
   try {
-    stage = stageBuild();
+    stage = stagedProductionBuild('planwise-bench-cli-');
   } catch (err) {
     return notMeasured(err.message);
   }

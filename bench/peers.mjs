@@ -11,21 +11,13 @@
 // peak RSS of the one-turn run (GNU time's maximum resident set size). An agent that cannot be
 // driven is shown as `not measured: <reason>`.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { figureMain, log, measured, oneLine } from './lib/figure.mjs';
 import { repoRoot } from './lib/load.mjs';
+import { stagedProductionBuild } from './lib/stage.mjs';
 import { startPeerServer } from './lib/peerServer.mjs';
 import { formatCount, median, round } from './lib/stats.mjs';
 
@@ -291,17 +283,6 @@ async function measureAgent({ name, version, wire, how, bin, binArgs = [], args,
   }
 }
 
-/** Planwise's CLI as shipped: a production build in a staging folder. */
-function stagePlanwise() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-peers-'));
-  for (const link of ['src', 'webview', 'node_modules', 'package.json', 'tsconfig.json'])
-    symlinkSync(path.join(repoRoot, link), path.join(dir, link));
-  copyFileSync(path.join(repoRoot, 'esbuild.mjs'), path.join(dir, 'esbuild.mjs'));
-  const r = spawnSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`production build failed: ${oneLine(r.stderr)}`);
-  return dir;
-}
-
 function row(a) {
   if (a.reason) return `${a.name} ${a.version}: not measured: ${a.reason}`;
   return (
@@ -312,7 +293,7 @@ function row(a) {
 
 async function peers() {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-  const stage = stagePlanwise();
+  const stage = stagedProductionBuild('planwise-bench-peers-');
   const agents = [];
   try {
     agents.push(
