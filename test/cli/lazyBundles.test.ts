@@ -125,4 +125,40 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.deepEqual([second.code, second.out], [first.code, first.out]);
     assert.equal(JSON.parse(second.out).allowed, true);
   });
+
+  it('a cache folder that cannot be made costs the cache, not the answer', async function () {
+    if ('enableCompileCache' in nodeModule) this.skip();
+    const notAFolder = join(cache, 'a-file');
+    writeFileSync(notAFolder, '');
+    const env = { XDG_CACHE_HOME: notAFolder, HOME: tmpdir() };
+    for (let i = 0; i < 2; i++) {
+      const r = await run(['check-command', '--', 'ls'], env, false);
+      assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
+    }
+  });
+
+  it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async function () {
+    if ('enableCompileCache' in nodeModule) this.skip();
+    // node:module would bring Node's ESM loader, node:os a module of its own: 0.3-0.4 ms each.
+    writeFileSync(
+      join(stage, 'builtins.cjs'),
+      "const before = new Set(process.moduleLoadList); process.on('exit', () => require('fs').writeSync(2, '\\nBUILTINS ' + JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ')))));\n",
+    );
+    const builtins = (args: string[]) =>
+      new Promise<string[]>((res) =>
+        execFile(
+          process.execPath,
+          ['--require', join(stage, 'builtins.cjs'), join(stage, 'dist/cli.js'), ...args],
+          { cwd: repo, env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: cache, HOME: tmpdir() } },
+          (_e, _out, err) => res(JSON.parse(/BUILTINS (.*)$/.exec(err)?.[1] ?? 'null') as string[]),
+        ),
+      );
+    await builtins(['check-command', '--', 'ls']); // writes the cache
+    const version = await builtins(['--version']);
+    const check = await builtins(['check-command', '--', 'ls']);
+    assert.deepEqual(
+      check.filter((m) => !version.includes(m)),
+      ['NativeModule vm'],
+    );
+  });
 });
