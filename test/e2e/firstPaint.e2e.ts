@@ -9,7 +9,7 @@
 // after the first snapshot), against an empty webview view resolved for the first time (the
 // webview-probe fixture's floor view) in the same window: test-artifacts/e2e/firstPaint.json.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -23,7 +23,7 @@ import {
   type CodeServer,
   type Workbench,
 } from './harness';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { readJsonLines, saveLogs, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import { FOCUS_PANEL, Panel, planwiseSettings, reloadWindow } from './support/ui';
@@ -103,13 +103,7 @@ describe('e2e: first paint without the engine, and the time to the first request
   /** Date.now() when each request of the probe's Ask and Send (the floor) reached the server. */
   const probeHeads: number[] = [];
 
-  const bundles = (): BundleLoad[] =>
-    existsSync(bundleLog)
-      ? readFileSync(bundleLog, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as BundleLoad)
-      : [];
+  const bundles = (): BundleLoad[] => readJsonLines<BundleLoad>(bundleLog);
 
   before(async function () {
     ws = makeWorkspace();

@@ -8,7 +8,7 @@
 // extension host (support/timeActivation.cjs) at a finer resolution than VS Code's whole milliseconds.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
@@ -25,7 +25,7 @@ import {
   type CodeServer,
   type Workbench,
 } from './harness';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { readJsonLines, saveLogs, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import {
@@ -173,13 +173,7 @@ describe('e2e: reload mid-plan and the API key (installed VSIX)', function () {
     const empty: number[] = [];
     // The same activations timed in the extension host, at a microsecond's resolution.
     const timed = { planwise: [] as number[], empty: [] as number[] };
-    const activationRecords = (): TimedActivation[] =>
-      existsSync(activationLog)
-        ? readFileSync(activationLog, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as TimedActivation)
-        : [];
+    const activationRecords = (): TimedActivation[] => readJsonLines<TimedActivation>(activationLog);
     // Start from a quiet window: no editors (whose languages would activate other extensions
     // alongside), and the Explorer in the side bar, so a restored Planwise view does not activate it.
     await wb.runCommand('View: Show Explorer');

@@ -1,6 +1,6 @@
 // Keeps what a failed scenario needs for diagnosis: the workbench logs (Planwise's output channel,
 // the extension host log) copied to test-artifacts/e2e/logs/<name>/ before the server's temp folders go.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { artifactsDir } from '../harness';
 
@@ -24,4 +24,14 @@ export async function screenshotOnFailure(
   if (!wb || test?.state !== 'failed') return;
   const file = await wb.screenshot(`failed-${test.title.slice(0, 60)}`).catch(() => undefined);
   if (file) console.log(`      screenshot of the failure: ${file}`);
+}
+
+/** The records of a JSON-lines log a preload appends to (none while it does not exist yet). */
+export function readJsonLines<T>(file: string): T[] {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as T)
+    : [];
 }
