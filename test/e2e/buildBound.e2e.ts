@@ -20,7 +20,7 @@ import {
   waitForEditorText,
   widenSidebar,
 } from './support/ui';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 
 const A_JS = 'function one() {\n  return 1;\n}\n\nfunction two() {\n  return 2;\n}\n';
 const PERSON = 'const typedByThePerson = true;';
@@ -59,11 +59,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
   });
 
   after(async function () {
-    if (server) saveLogs('build-bound', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('build-bound', { server, wb, model, ws });
   });
 
   /** Types `text` at the very start of the active editor, without saving. */

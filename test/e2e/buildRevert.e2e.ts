@@ -18,7 +18,7 @@ import {
   waitForEditorText,
   widenSidebar,
 } from './support/ui';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 
 const PASS = 'node -e "process.exit(0)"';
 const ONE = 'exports.one = () => 1;\n';
@@ -85,11 +85,7 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
   });
 
   after(async function () {
-    if (server) saveLogs('build-revert', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('build-revert', { server, wb, model, ws });
   });
 
   /** Polls a file on disk until `test` holds (VS Code saves asynchronously). */

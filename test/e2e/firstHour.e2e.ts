@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { sse } from '../support/scriptedServer';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 import { planResponse } from '../support/sessionHarness';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { focusView, tabTo, waitForFocus } from './support/keyboard';
@@ -57,11 +57,7 @@ describe('e2e: the first hour (installed VSIX)', function () {
   });
 
   after(async function () {
-    if (server) saveLogs('first-hour', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('first-hour', { server, wb, model, ws });
   });
 
   it('first run: the setup card, a local server, Test connection, and the first plan with no key asked', async function () {

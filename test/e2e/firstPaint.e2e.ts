@@ -9,7 +9,7 @@
 // after the first snapshot), against an empty webview view resolved for the first time (the
 // webview-probe fixture's floor view) in the same window: test-artifacts/e2e/firstPaint.json.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -23,7 +23,7 @@ import {
   type CodeServer,
   type Workbench,
 } from './harness';
-import { readJsonLines, saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, readJsonLines, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import { FOCUS_PANEL, Panel, planwiseSettings, reloadWindow } from './support/ui';
@@ -133,13 +133,7 @@ describe('e2e: first paint without the engine, and the time to the first request
   });
 
   after(async function () {
-    if (server) saveLogs('firstPaint', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
-    rmSync(logDir, { recursive: true, force: true });
-    if (probe) rmSync(path.dirname(probe.file), { recursive: true, force: true });
+    await endScenario('firstPaint', { server, wb, model, ws }, logDir, probe && path.dirname(probe.file));
   });
 
   it(`opens the panel and shows its idle state without loading the engine or the OpenAI client (${FIRST_PAINT_LOADS} window loads)`, async function () {

@@ -1,11 +1,13 @@
-// The harness's parsers, on text shaped like what code-server 4.100.3 produces (no server needed).
+// The harness's parsers, on text shaped like what code-server 4.100.3 produces, and its scenario
+// teardown (no server needed).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseActivationLabel, parseExthostLog } from './harness';
+import { artifactsDir, parseActivationLabel, parseExthostLog } from './harness';
 import { artifactName } from './harness/workbench';
 import { listZipEntries } from './harness/zip';
+import { endScenario } from './support/artifacts';
 
 describe('e2e harness parsers', function () {
   it('reads the Running Extensions activation label', function () {
@@ -46,5 +48,27 @@ describe('e2e harness parsers', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('ends a scenario whole when one of its parts fails to stop, and then says so', async function () {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-e2e-end-'));
+    const ended: string[] = [];
+    const userDataDir = path.join(dir, 'user-data'); // no logs in it: nothing to keep, and no failure
+    const server = { userDataDir, stop: async () => void ended.push('server') };
+    const wb = {
+      close: async () => {
+        ended.push('workbench');
+        throw new Error('the browser had gone');
+      },
+    };
+    const model = { close: async () => void ended.push('model') };
+    const ws = { cleanup: () => void ended.push('workspace') };
+    await assert.rejects(
+      endScenario('harness-self-test', { server, wb, model, ws }, dir, undefined),
+      /the browser had gone/,
+    );
+    assert.deepEqual(ended, ['workbench', 'server', 'model', 'workspace']);
+    assert.equal(existsSync(dir), false);
+    rmSync(path.join(artifactsDir, 'logs', 'harness-self-test'), { recursive: true, force: true });
   });
 });

@@ -42,7 +42,7 @@ import {
   waitForEditorText,
   widenSidebar,
 } from './support/ui';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 
 const PLANS_DIR = path.join('.vtcode', 'plans');
 const RESEARCH_NOTE =
@@ -86,11 +86,7 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
   });
 
   after(async function () {
-    if (server) saveLogs('planwise', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('planwise', { server, wb, model, ws });
   });
 
   it('1. planning to the gate: palette, input box, streamed transcript, keyboard interview, plan card, budget, plan file', async function () {

@@ -8,7 +8,7 @@
 // extension host (support/timeActivation.cjs) at a finer resolution than VS Code's whole milliseconds.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
@@ -25,7 +25,7 @@ import {
   type CodeServer,
   type Workbench,
 } from './harness';
-import { readJsonLines, saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, readJsonLines, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
 import {
@@ -89,13 +89,7 @@ describe('e2e: reload mid-plan and the API key (installed VSIX)', function () {
   });
 
   after(async function () {
-    if (server) saveLogs('reload', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
-    if (logDir) rmSync(logDir, { recursive: true, force: true });
-    if (floor) rmSync(path.dirname(floor.file), { recursive: true, force: true });
+    await endScenario('reload', { server, wb, model, ws }, logDir, floor && path.dirname(floor.file));
   });
 
   it('6. the key set in the password box is sent as the bearer token; a reload brings the pending gate back', async function () {

@@ -23,7 +23,7 @@ import {
   waitForCodeLens,
   widenSidebar,
 } from './support/ui';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 
 function plan(step2: string): string {
   return `# Greeting review
@@ -77,11 +77,7 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
   });
 
   after(async function () {
-    if (server) saveLogs('planwise-review', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('planwise-review', { server, wb, model, ws });
   });
 
   /** Puts the cursor on `line` (1-based) of the active editor and opens a new comment there. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 import { VERIFY, greetingPlan, makeWorkspace, type Workspace } from './support/fixtures';
 import { openFile, planwiseSettings, waitForCodeLens } from './support/ui';
 
@@ -35,10 +35,7 @@ describe('e2e: settings at activation (installed VSIX)', function () {
   });
 
   after(async function () {
-    if (server) saveLogs('settings', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    ws?.cleanup();
+    await endScenario('settings', { server, wb, ws });
   });
 
   it('warns about a bad setting once activated, and puts lenses on plans in the configured folder', async function () {

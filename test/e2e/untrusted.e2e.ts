@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
 import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
 import {
   CHECK_JS,
   GREET_BEFORE,
@@ -50,11 +50,7 @@ describe('e2e: an untrusted workspace (Restricted Mode, installed VSIX)', functi
   });
 
   after(async function () {
-    if (server) saveLogs('untrusted', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    ws?.cleanup();
+    await endScenario('untrusted', { server, wb, model, ws });
   });
 
   it('5. plans read-only: the shell tool is off with its reason, files are read, verify lenses explain why', async function () {

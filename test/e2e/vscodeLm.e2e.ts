@@ -12,7 +12,7 @@
 // as the other scenarios do; Planwise's own endpoint (the same server) is only ever asked for its
 // model list, so every chat request seen came through VS Code's Language Model API.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sse } from '../support/scriptedServer';
 import {
@@ -47,7 +47,7 @@ import {
   openFile,
   widenSidebar,
 } from './support/ui';
-import { saveLogs, screenshotOnFailure } from './support/artifacts';
+import { endScenario, readJsonLines, screenshotOnFailure } from './support/artifacts';
 
 /** The planning model's row in Select Model (not "Scripted LM (build)"). */
 const LM_ROW = /Scripted LM(?! \(build\))/;
@@ -65,13 +65,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
 
   const notesFile = () => path.join(ws.root, '..', `${path.basename(ws.root)}-lm-notes.jsonl`);
   /** What the provider noted: each token count and each cancellation (see fixtures/scripted-lm). */
-  const notes = (): { countTokens?: number; cancelled?: boolean }[] =>
-    existsSync(notesFile())
-      ? readFileSync(notesFile(), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as { countTokens?: number; cancelled?: boolean })
-      : [];
+  const notes = () => readJsonLines<{ countTokens?: number; cancelled?: boolean }>(notesFile());
   const counts = () => notes().filter((n) => n.countTokens !== undefined);
   const settingsFile = () => path.join(server!.userDataDir, 'User', 'settings.json');
   const userSettings = () => JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
@@ -108,13 +102,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
   });
 
   after(async function () {
-    if (server) saveLogs('vscode-lm', server.userDataDir);
-    await wb?.close();
-    await server?.stop();
-    await model?.close();
-    if (ws) rmSync(notesFile(), { force: true });
-    ws?.cleanup();
-    if (fixture) rmSync(path.dirname(fixture.file), { recursive: true, force: true });
+    await endScenario('vscode-lm', { server, wb, model, ws }, ws && notesFile(), fixture && path.dirname(fixture.file));
   });
 
   it(`runs in VS Code ${VSCODE_VERSIONS.current}: Select Model lists the provider's models next to the endpoint's; picking them switches to vscode-lm, one to plan and one to build`, async function () {

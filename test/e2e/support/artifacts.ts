@@ -35,3 +35,37 @@ export function readJsonLines<T>(file: string): T[] {
         .map((l) => JSON.parse(l) as T)
     : [];
 }
+
+/** What a scenario's `before` started; each part may be missing when `before` failed early. */
+export interface ScenarioParts {
+  readonly server?: { readonly userDataDir: string; stop(): Promise<void> };
+  readonly wb?: { close(): Promise<void> };
+  readonly model?: { close(): Promise<void> };
+  readonly ws?: { cleanup(): void };
+}
+
+/**
+ * For `after`: keeps the scenario's logs (under `name`), closes the workbench, stops the server and
+ * the model, removes the workspace and then `paths` (temporary files and folders of the scenario).
+ * Every step runs even when one before it failed, so a failure never leaves a code-server behind
+ * to slow the next scenario; the first failure is thrown at the end.
+ */
+export async function endScenario(name: string, parts: ScenarioParts, ...paths: (string | undefined)[]): Promise<void> {
+  const steps: (() => unknown)[] = [
+    () => parts.server && saveLogs(name, parts.server.userDataDir),
+    () => parts.wb?.close(),
+    () => parts.server?.stop(),
+    () => parts.model?.close(),
+    () => parts.ws?.cleanup(),
+    ...paths.map((p) => () => p !== undefined && rmSync(p, { recursive: true, force: true })),
+  ];
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}
