@@ -2,7 +2,7 @@
  * `planwise check-command`: asks the read-only gate about one command, or about a batch of JSON
  * lines read from stdin, so anyone can audit the policy against their own command list.
  */
-import * as path from 'node:path';
+import { resolve } from 'node:path';
 import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { nodeSafeModes } from '../../node/gnuSed';
@@ -124,7 +124,7 @@ export const checkCommand: CliCommand = async (args, io) => {
     io.stdout.write(USAGE);
     return 0;
   }
-  const workspace = path.resolve(io.cwd, o.workspace ?? '.');
+  const workspace = resolve(io.cwd, o.workspace ?? '.');
   let roots: readonly string[] | undefined;
   try {
     const reader = new NodeWorkspaceReader([workspace]);

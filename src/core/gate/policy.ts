@@ -4,7 +4,7 @@
  * trusted workspace; a write may run only when its real path lies under the plans directory;
  * every other tool is denied.
  */
-import * as path from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { judgeCommand } from './judge';
 import { isInsideRoots } from './resolve';
 import { allowed, blocked, type GateContext, type Judgement, type ToolKind, type Verdict } from './types';
@@ -26,16 +26,16 @@ function errorCode(err: unknown): string | undefined {
  * the missing rest appended (the file itself need not exist yet).
  */
 async function realTarget(p: string, realpath: (p: string) => Promise<string>): Promise<string> {
-  let dir = path.resolve(p);
+  let dir = resolve(p);
   const missing: string[] = [];
   for (;;) {
     try {
       const real = await realpath(dir);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+      return missing.length === 0 ? real : join(real, ...missing.reverse());
     } catch (err) {
-      const parent = path.dirname(dir);
+      const parent = dirname(dir);
       if (errorCode(err) !== 'ENOENT' || parent === dir) throw err;
-      missing.push(path.basename(dir));
+      missing.push(basename(dir));
       dir = parent;
     }
   }
@@ -46,11 +46,11 @@ async function checkWrite(name: string, args: Record<string, unknown>, ctx: Plan
   const raw = key ? (args[key] as string) : undefined;
   if (raw === undefined || raw === '') return blocked('write', `'${name}' needs a 'path' argument`);
   const root = ctx.roots[0];
-  if (root === undefined && (!path.isAbsolute(raw) || !path.isAbsolute(ctx.plansDir))) {
+  if (root === undefined && (!isAbsolute(raw) || !isAbsolute(ctx.plansDir))) {
     return blocked('write', `'${name}' cannot resolve '${raw}': no workspace is open`);
   }
-  const absolute = path.resolve(root ?? '/', raw);
-  const plans = path.resolve(root ?? '/', ctx.plansDir);
+  const absolute = resolve(root ?? '/', raw);
+  const plans = resolve(root ?? '/', ctx.plansDir);
   let target: string;
   let realPlans: string;
   try {

@@ -2,7 +2,7 @@
  * Rules §1.1 step 5: which program a command word names. The allow-list is the set of programs
  * with a grammar (`grammar/index.ts`); everything else is refused with the reason that fits it.
  */
-import * as path from 'node:path';
+import { posix } from 'node:path';
 import { grammarOf } from './grammar';
 import type { PathResolver } from './resolve';
 import { blocked, type Verdict, type Word } from './types';
@@ -58,15 +58,15 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
   const v = word.value;
   if (word.glob !== null) return blocked('program', `the program name '${v}' may not be a glob`);
   if (!v.includes('/')) return programByName(v, v);
-  const normal = path.posix.normalize(v);
-  const name = path.posix.basename(normal);
-  if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(path.posix.dirname(normal))) {
+  const normal = posix.normalize(v);
+  const name = posix.basename(normal);
+  if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(posix.dirname(normal))) {
     return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
   }
   if (!grammarOf(name)) return programByName(name, v);
   return resolver.realpathOf(normal).then((real) => {
     if (real === null) return blocked('program', `'${v}' does not exist`);
-    const base = path.posix.basename(real);
+    const base = posix.basename(real);
     if (base !== name && !base.startsWith(`${name}.`)) {
       return blocked('program', `'${v}' is really '${real}', not the program '${name}'`);
     }

@@ -4,17 +4,17 @@
  * resolved as the kernel resolves it (from the symlink's target), and also lexically, as programs
  * that normalise paths themselves do; both must stay inside the workspace.
  */
-import * as path from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { GateFs, GateWork } from './types';
 
 /** Whether `absPath` is one of `roots` or lies below one, comparing normalised paths lexically. */
 export function isInsideRoots(absPath: string, roots: readonly string[]): boolean {
-  if (!path.isAbsolute(absPath)) return false;
-  const target = path.resolve(absPath);
+  if (!isAbsolute(absPath)) return false;
+  const target = resolve(absPath);
   for (const root of roots) {
-    const base = path.resolve(root);
+    const base = resolve(root);
     if (target === base) return true;
-    const prefix = base.endsWith(path.sep) ? base : base + path.sep;
+    const prefix = base.endsWith(sep) ? base : base + sep;
     if (target.startsWith(prefix)) return true;
   }
   return false;
@@ -69,10 +69,10 @@ export class PathResolver {
     let dir = abs;
     for (;;) {
       const r = await this.realpathOf(dir);
-      if (r !== null) return missing.length === 0 ? r : path.join(r, ...missing.reverse());
-      const parent = path.dirname(dir);
+      if (r !== null) return missing.length === 0 ? r : join(r, ...missing.reverse());
+      const parent = dirname(dir);
       if (parent === dir) return abs;
-      missing.push(path.basename(dir));
+      missing.push(basename(dir));
       dir = parent;
     }
   }
@@ -83,9 +83,9 @@ export class PathResolver {
    */
   async targets(p: string, cwd: string): Promise<string[]> {
     // Joined as text: `path.join` would fold `up/..` away before the kernel's reading is known.
-    const abs = path.isAbsolute(p) ? p : `${cwd}/${p}`;
-    if (!hasDotDot(p)) return [await this.nearest(path.normalize(abs))];
-    const lexical = await this.nearest(path.resolve(abs));
+    const abs = isAbsolute(p) ? p : `${cwd}/${p}`;
+    if (!hasDotDot(p)) return [await this.nearest(normalize(abs))];
+    const lexical = await this.nearest(resolve(abs));
     return [await this.physical(abs), lexical];
   }
 
@@ -97,13 +97,13 @@ export class PathResolver {
       const part = parts[k] as string;
       if (part === '' || part === '.') continue;
       if (part === '..') {
-        cur = path.dirname(cur);
+        cur = dirname(cur);
         continue;
       }
-      const next = path.join(cur, part);
+      const next = join(cur, part);
       const r = await this.realpathOf(next);
       // A missing component ends the lookup: the kernel fails there, so nothing further is read.
-      if (r === null) return path.resolve(next, ...parts.slice(k + 1).filter((x) => x !== ''));
+      if (r === null) return resolve(next, ...parts.slice(k + 1).filter((x) => x !== ''));
       cur = r;
     }
     return cur;

@@ -4,7 +4,7 @@
  * followed to the directory it reaches. `judge.ts` walks the command's lists and pipelines and asks
  * a `Judge` about each segment; one `Judge` per command shares the path lookups and glob budget.
  */
-import * as path from 'node:path';
+import { resolve } from 'node:path';
 import type { DirEntry } from '../ports';
 import { parseArgv, type ArgWord } from './argv';
 import { expandGlob } from './glob';
@@ -76,7 +76,7 @@ export class Judge {
     const targets = await this.resolver.targets(p, cwd);
     for (const t of targets) {
       if (!isInsideRoots(t, this.ctx.roots)) {
-        const through = targets[0] !== path.resolve(cwd, p) ? ' (through a symlink or ..)' : '';
+        const through = targets[0] !== resolve(cwd, p) ? ' (through a symlink or ..)' : '';
         return blocked('path', `path '${p}' is outside the workspace${through}`);
       }
     }
@@ -149,7 +149,7 @@ export class Judge {
       const r = await this.pathWord(target, cwd.physical, dir);
       if (typeof r !== 'string') return r ?? blocked('cd', `'cd ${dir.value}' needs a directory`);
     }
-    const logical = physicalMode ? path.resolve(cwd.physical, target) : path.resolve(cwd.logical, target);
+    const logical = physicalMode ? resolve(cwd.physical, target) : resolve(cwd.logical, target);
     const real = physicalMode ? await this.inside(target, cwd.physical) : await this.resolver.realpathOf(logical);
     if (real === null || (typeof real === 'string' && !(await this.resolver.isDir(real)))) {
       return blocked('cd', `'cd ${dir.value}': no such directory in the workspace`);
