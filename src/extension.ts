@@ -18,22 +18,8 @@ import vscode = require('vscode');
 import type { Host } from './host/composition';
 import type { Essentials } from './host/essentials';
 import type { PanelParts } from './host/panel/parts';
-import { DisposableStore } from './host/disposables';
+import { DisposableStore, once } from './host/disposables';
 import { PANEL_VIEW_ID } from './host/ids';
-
-type Lazy<T> = () => Promise<T>;
-
-/** `fn` once; a failed load may be tried again (after fixing a setting, say). */
-const once = <T>(fn: () => T | PromiseLike<T>): Lazy<T> => {
-  let promise: Promise<T> | undefined;
-  return () =>
-    (promise ??= Promise.resolve()
-      .then(fn)
-      .catch((err: unknown) => {
-        promise = undefined;
-        throw err;
-      }));
-};
 
 interface Manifest {
   readonly contributes: {
@@ -54,7 +40,7 @@ function activate(context: vscode.ExtensionContext): void {
     manifest.contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command),
   );
 
-  const essentials: Lazy<Essentials> = once(() => {
+  const essentials = once(async (): Promise<Essentials> => {
     const e = (require('./host/essentials') as typeof import('./host/essentials')).createEssentials(context);
     return store.add(e);
   });
@@ -62,7 +48,7 @@ function activate(context: vscode.ExtensionContext): void {
   // The panel's state and view come from dist/panel.js, not dist/host.js: when VS Code first asks
   // for the view, its page (with the first snapshot) is written at once, and the host loads after,
   // with the page's first message.
-  const panel: Lazy<PanelParts> = once(async () => {
+  const panel = once(async (): Promise<PanelParts> => {
     const { keys, config, trust, log } = await essentials();
     const route = (raw: unknown) =>
       host().then(
@@ -78,7 +64,7 @@ function activate(context: vscode.ExtensionContext): void {
     return parts;
   });
 
-  const host: Lazy<Host> = once(async () => {
+  const host = once(async (): Promise<Host> => {
     const e = await essentials();
     const { composeHost } = require('./host/composition') as typeof import('./host/composition');
     const composed = composeHost({ ...e, panel: await panel() });
@@ -103,6 +89,9 @@ function activate(context: vscode.ExtensionContext): void {
         }
       }),
     );
+  // Every command a window can show without the host: palette, menus and keybindings (also those
+  // whose when-clause reads a context key the host sets: a restarted extension host leaves the
+  // window's keys as they were, so the palette may offer them before Planwise is active again).
   for (const { command } of manifest.contributes.commands) if (!hostUi.has(command)) register(command);
 
   // Just after activation (the command that activated Planwise does not wait for it): the panel's

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { clearApiKey, selectModel, setApiKey, showLog, type SettingsCommandDeps } from './commands/settings';
-import { EAGER_COMMANDS, type EagerCommandKey, type HostCommandKey } from './commands/keys';
+import type { EagerCommandKey, HostCommandKey } from './commands/keys';
 import type { Host } from './composition';
 import { ConfigService } from './configService';
 import { DisposableStore } from './disposables';
@@ -23,7 +23,7 @@ const EAGER: Record<EagerCommandKey, (d: SettingsCommandDeps) => unknown> = {
   selectModel,
   showLog,
 };
-const isEager = (key: CommandKey): key is EagerCommandKey => (EAGER_COMMANDS as readonly string[]).includes(key);
+const isEager = (key: CommandKey): key is EagerCommandKey => Object.hasOwn(EAGER, key);
 /** Each command id's key (activation registers the ids the manifest contributes). */
 const KEY_OF_ID: ReadonlyMap<string, CommandKey> = new Map(
   (Object.entries(COMMANDS) as [CommandKey, string][]).map(([key, id]) => [id, key]),

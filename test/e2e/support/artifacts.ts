@@ -1,5 +1,7 @@
-// Keeps what a failed scenario needs for diagnosis: the workbench logs (Planwise's output channel,
-// the extension host log) copied to test-artifacts/e2e/logs/<name>/ before the server's temp folders go.
+// What a scenario leaves and reads besides the workbench: the logs a failed scenario needs for
+// diagnosis (Planwise's output channel, the extension host log, copied to
+// test-artifacts/e2e/logs/<name>/ before the server's temp folders go), the JSON-lines logs its
+// preloads append to, and its teardown.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { artifactsDir } from '../harness';
