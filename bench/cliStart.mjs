@@ -112,8 +112,7 @@ async function cli() {
     const value =
       `--version ${version.ratio.toFixed(2)}x bare Node wall, ${version.cpuRatio.toFixed(2)}x CPU (${version.medianMs} vs ${nodeMs} ms); ` +
       `check-command -- ls ${checkCommand.ratio.toFixed(2)}x wall, ${checkCommand.cpuRatio.toFixed(2)}x CPU (${checkCommand.medianMs} ms); ` +
-      `medians of ${ROUNDS} interleaved rounds, Node ${process.versions.node}` +
-      ` (${'enableCompileCache' in (await import('node:module')) ? "Node's compile cache" : 'V8 code cache'})`;
+      `medians of ${ROUNDS} interleaved rounds, Node ${process.versions.node} (V8 code cache)`;
     const met = version.ratio <= CLI_GOAL_RATIO && checkCommand.ratio <= CLI_GOAL_RATIO;
     return measured(value, met, {
       goalRatio: CLI_GOAL_RATIO,

@@ -13,14 +13,18 @@ import type { CliIO } from './io';
  */
 export function writeOnce(io: CliIO, text: string): string | 'closed' {
   if (io.stdoutFd === undefined) return text;
-  let bytes = Buffer.from(text, 'utf8');
+  // The string goes to the descriptor as it is: a Buffer is made only when a write fell short.
+  let bytes: Buffer | undefined;
   try {
+    const written = writeSync(io.stdoutFd, text);
+    if (written === Buffer.byteLength(text)) return '';
+    bytes = Buffer.from(text, 'utf8').subarray(written);
     while (bytes.length > 0) bytes = bytes.subarray(writeSync(io.stdoutFd, bytes));
     return '';
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') return 'closed';
-    if (code === 'EAGAIN') return bytes.toString('utf8');
+    if (code === 'EAGAIN') return bytes ? bytes.toString('utf8') : text;
     throw err;
   }
 }

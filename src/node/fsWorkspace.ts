@@ -40,7 +40,9 @@ export class NodeWorkspaceReader implements WorkspaceReader {
 
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new Error('a workspace needs at least one root folder');
-    this.roots = roots.map((r) => realpathSync(resolve(r)));
+    // The same resolution as realpath() below (one system call), so a root and the paths under it
+    // are always compared in one spelling.
+    this.roots = roots.map((r) => realpathSync.native(resolve(r)));
   }
 
   /** Resolves at once while this slice lasts; else after the loop had a turn. */

@@ -125,19 +125,20 @@ export const checkCommand: CliCommand = async (args, io) => {
     return 0;
   }
   const workspace = resolve(io.cwd, o.workspace ?? '.');
-  let roots: readonly string[] | undefined;
+  let reader: NodeWorkspaceReader | undefined;
   try {
-    const reader = new NodeWorkspaceReader([workspace]);
-    if ((await reader.stat(reader.roots[0] as string))?.type === 'dir') roots = reader.roots;
+    reader = new NodeWorkspaceReader([workspace]);
+    if ((await reader.stat(reader.roots[0] as string))?.type !== 'dir') reader = undefined;
   } catch {
-    roots = undefined;
+    reader = undefined;
   }
-  if (!roots) return usageError(io, `workspace '${workspace}' is not an existing directory`);
+  if (!reader) return usageError(io, `workspace '${workspace}' is not an existing directory`);
+  const roots = reader.roots;
   const home = io.env['HOME'] ?? io.env['USERPROFILE'];
   const ctx: GateContext = {
     roots,
     trusted: !o.untrusted,
-    fs: new NodeWorkspaceReader(roots),
+    fs: reader,
     // Asked only when a command runs sed: finding out spawns `sed --version`, a process of its own.
     safeModes: nodeSafeModes,
     ...(home !== undefined ? { home } : {}),

@@ -49,16 +49,19 @@ const isPattern = (p: string) => scanGlob(p, false);
 /** Quote removal: `\c` becomes `c`. */
 const unquote = (s: string): string => s.replace(/\\([\s\S])/g, '$1');
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Made on first need: most commands are ASCII, and building the codec at load was 0.2-0.3 ms of a
+// `check-command` start.
+let encoder: TextEncoder | undefined;
+let decoder: TextDecoder | undefined;
 /** A string as a byte string: one char (0-255) per UTF-8 byte. */
 function toBytes(s: string): string {
   if (/^[^\x80-\uffff]*$/.test(s)) return s;
   let out = '';
-  for (const b of encoder.encode(s)) out += String.fromCharCode(b);
+  for (const b of (encoder ??= new TextEncoder()).encode(s)) out += String.fromCharCode(b);
   return out;
 }
-const fromBytes = (s: string): string => decoder.decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
+const fromBytes = (s: string): string =>
+  (decoder ??= new TextDecoder()).decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
 
 /** Character classes of the C locale, tested on one byte. */
 const CLASSES = new Map<string, RegExp>([

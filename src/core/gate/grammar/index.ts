@@ -27,6 +27,7 @@ import type * as M_rg from './rg';
 import type * as M_sed from './sed';
 import type * as M_test from './test';
 import type * as M_text from './text';
+import type * as M_tree from './tree';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy loading; see above */
 const astGrep = () => require('./astGrep') as typeof M_astGrep;
@@ -46,6 +47,7 @@ const rg = () => require('./rg') as typeof M_rg;
 const sed = () => require('./sed') as typeof M_sed;
 const test = () => require('./test') as typeof M_test;
 const text = () => require('./text') as typeof M_text;
+const treeFile = () => require('./tree') as typeof M_tree;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Each allowed program and where its grammar is. */
@@ -58,7 +60,7 @@ const GRAMMARS: Readonly<Record<string, () => Grammar>> = {
   find: () => find().find,
   fd: () => fd().fd,
   ls: () => ls().ls,
-  tree: () => ls().tree,
+  tree: () => treeFile().tree,
   // Reading and text.
   cat: () => text().cat,
   bat: () => bat().bat,
