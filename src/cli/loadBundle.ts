@@ -5,7 +5,8 @@
  * about 90 KB). So the bundle is compiled here with V8's code cache, kept in the user's own cache
  * folder (`$XDG_CACHE_HOME/planwise` or `~/.cache/planwise`, mode 0700), one file per bundle, keyed
  * by Node's version and the bundle's size, mtime and inode. The cache is written once, when the
- * process exits, so it holds the functions that run needed too. NODE_DISABLE_COMPILE_CACHE=1 means a
+ * process exits, so it holds the functions that run needed too; a run that only showed its help or
+ * a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a
  * plain require; a cache folder that cannot be made means a compile without a cache, every run.
  *
  * This is so on every Node. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`),
@@ -14,6 +15,7 @@
  * `check-command -- ls` took 7.3 ms after the preload that way and 4.0 ms with this cache.
  */
 import type * as Vm from 'node:vm';
+import { EXIT_USAGE } from './io';
 
 // Reached when a command loads, not at the dispatcher's start: `--version` needs none of them.
 const builtin = process.getBuiltinModule;
@@ -57,11 +59,25 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string): unknow
     ...(cachedData ? { cachedData } : {}),
   });
   if (stable && (!cachedData || script.cachedDataRejected))
-    process.once('exit', () => writeCache(script, cacheDir, name, cacheFile));
+    process.once('exit', (code) => {
+      if (representative(code)) writeCache(script, cacheDir, name, cacheFile);
+    });
   const mod = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, bundleRequire(file), mod, file, path.dirname(file));
   return mod.exports;
+}
+
+/**
+ * Whether this run's compiled code is worth keeping. A run that only printed its help or a usage
+ * error ran a small part of the bundle (`check-command --help` leaves a 53 KB cache, `-- ls` an
+ * 86 KB one), and as the cache is written once, every later run would compile the rest again.
+ */
+function representative(exitCode: number): boolean {
+  if (exitCode === EXIT_USAGE) return false;
+  const args = process.argv.slice(3);
+  const end = args.indexOf('--');
+  return !(end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
 /**

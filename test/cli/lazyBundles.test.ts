@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stagedBuild } from '../support/stagedBuild';
@@ -113,7 +113,7 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.match(resume.out, /^Usage: planwise resume /);
   });
 
-  it('with the code cache, a second run answers the same from the cached compile', async function () {
+  it('with the code cache, a second run answers the same from the cached compile', async () => {
     const env = { XDG_CACHE_HOME: cache, HOME: tmpdir() };
     const first = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
     const files = readdirSync(join(cache, 'planwise', `v8-${process.version}-${process.arch}`));
@@ -124,7 +124,7 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.equal(JSON.parse(second.out).allowed, true);
   });
 
-  it('a cache folder that cannot be made costs the cache, not the answer', async function () {
+  it('a cache folder that cannot be made costs the cache, not the answer', async () => {
     const notAFolder = join(cache, 'a-file');
     writeFileSync(notAFolder, '');
     const env = { XDG_CACHE_HOME: notAFolder, HOME: tmpdir() };
@@ -134,7 +134,25 @@ describe('the CLI loads only the bundle a command needs', function () {
     }
   });
 
-  it('a bundle that changes while it is read is compiled afresh and leaves no cache', async function () {
+  it('a run that only shows help or a usage error writes no cache; the first real check does', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-help-'));
+    const env = { XDG_CACHE_HOME: fresh, HOME: tmpdir() };
+    const folder = join(fresh, 'planwise', `v8-${process.version}-${process.arch}`);
+    const files = () => (existsSync(folder) ? readdirSync(folder) : []);
+    try {
+      assert.equal((await run(['check-command', '--help'], env, false)).code, 0);
+      assert.equal((await run(['check-command'], env, false)).code, 2);
+      assert.deepEqual(files(), []);
+      // `--help` after `--` is a word of the command being checked, not a request for help.
+      const checked = await run(['check-command', '--', 'ls --help'], env, false);
+      assert.deepEqual([checked.code, checked.out], [0, 'allowed: read-only command\n']);
+      assert.equal(files().length, 1);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('a bundle that changes while it is read is compiled afresh and leaves no cache', async () => {
     // Each stat of the gate's bundle sees a newer mtime, as while an upgrade replaces the file.
     writeFileSync(
       join(stage, 'moving.cjs'),
@@ -159,7 +177,7 @@ describe('the CLI loads only the bundle a command needs', function () {
     }
   });
 
-  it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async function () {
+  it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async () => {
     // node:module would bring Node's ESM loader, node:os a module of its own: 0.3-0.4 ms each.
     writeFileSync(
       join(stage, 'builtins.cjs'),
