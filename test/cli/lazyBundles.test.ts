@@ -44,9 +44,11 @@ describe('the CLI loads only the bundle a command needs', function () {
     rmSync(cache, { recursive: true, force: true });
   });
 
-  const run = (args: string[], env: Record<string, string>, record = true) =>
+  const run = (args: string[], env: Record<string, string>, record = true, preload?: string) =>
     new Promise<Run>((res) => {
-      const node = record ? ['--require', join(stage, 'record.cjs')] : [];
+      const node = [record ? join(stage, 'record.cjs') : undefined, preload]
+        .filter((f) => f !== undefined)
+        .flatMap((f) => ['--require', f]);
       execFile(
         process.execPath,
         [...node, join(stage, 'dist/cli.js'), ...args],
@@ -134,48 +136,44 @@ describe('the CLI loads only the bundle a command needs', function () {
     }
   });
 
-  it('a run that only shows help or a usage error writes no cache; the first real check does', async () => {
-    const fresh = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-help-'));
-    const env = { XDG_CACHE_HOME: fresh, HOME: tmpdir() };
+  /** Runs `body` with a cache folder of its own, and lists the code caches written in it. */
+  const withFreshCache = async (
+    body: (env: Record<string, string>, caches: () => string[]) => Promise<void>,
+  ): Promise<void> => {
+    const fresh = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-fresh-'));
     const folder = join(fresh, 'planwise', `v8-${process.version}-${process.arch}`);
-    const files = () => (existsSync(folder) ? readdirSync(folder) : []);
     try {
+      await body({ XDG_CACHE_HOME: fresh, HOME: tmpdir() }, () => (existsSync(folder) ? readdirSync(folder) : []));
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  };
+
+  it('a run that only shows help or a usage error writes no cache; the first real check does', () =>
+    withFreshCache(async (env, caches) => {
       assert.equal((await run(['check-command', '--help'], env, false)).code, 0);
       assert.equal((await run(['check-command'], env, false)).code, 2);
-      assert.deepEqual(files(), []);
+      assert.deepEqual(caches(), []);
       // `--help` after `--` is a word of the command being checked, not a request for help.
       const checked = await run(['check-command', '--', 'ls --help'], env, false);
       assert.deepEqual([checked.code, checked.out], [0, 'allowed: read-only command\n']);
-      assert.equal(files().length, 1);
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
-    }
-  });
+      assert.equal(caches().length, 1);
+    }));
 
-  it('a bundle that changes while it is read is compiled afresh and leaves no cache', async () => {
-    // Each stat of the gate's bundle sees a newer mtime, as while an upgrade replaces the file.
-    writeFileSync(
-      join(stage, 'moving.cjs'),
-      "const fs = require('fs'); const stat = fs.statSync; let n = 0; fs.statSync = function (p, o) { const s = stat.call(this, p, o); if (s && String(p).endsWith('check-command.js')) s.mtimeMs += ++n * 1000; return s; };\n",
-    );
-    const fresh = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-moving-'));
-    try {
+  it('a bundle that changes while it is read is compiled afresh and leaves no cache', () =>
+    withFreshCache(async (env, caches) => {
+      // Each stat of the gate's bundle sees a newer mtime, as while an upgrade replaces the file.
+      const moving = join(stage, 'moving.cjs');
+      writeFileSync(
+        moving,
+        "const fs = require('fs'); const stat = fs.statSync; let n = 0; fs.statSync = function (p, o) { const s = stat.call(this, p, o); if (s && String(p).endsWith('check-command.js')) s.mtimeMs += ++n * 1000; return s; };\n",
+      );
       for (let i = 0; i < 2; i++) {
-        const r = await new Promise<{ code: number; out: string }>((res) =>
-          execFile(
-            process.execPath,
-            ['--require', join(stage, 'moving.cjs'), join(stage, 'dist/cli.js'), 'check-command', '--', 'ls'],
-            { cwd: repo, env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: fresh, HOME: tmpdir() } },
-            (e, out) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out }),
-          ),
-        );
-        assert.deepEqual(r, { code: 0, out: 'allowed: read-only command\n' });
+        const r = await run(['check-command', '--', 'ls'], env, false, moving);
+        assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
       }
-      assert.deepEqual(readdirSync(fresh), []);
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
-    }
-  });
+      assert.deepEqual(caches(), []);
+    }));
 
   it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async () => {
     // node:module would bring Node's ESM loader, node:os a module of its own: 0.3-0.4 ms each.
