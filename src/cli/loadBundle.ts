@@ -6,8 +6,8 @@
  * folder (`$XDG_CACHE_HOME/planwise` or `~/.cache/planwise`, mode 0700), one file per bundle, keyed
  * by Node's version and the bundle's size, mtime and inode. The cache is written once, when the
  * process exits, so it holds the functions that run needed too; a run that only showed its help or
- * a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a
- * plain require; a cache folder that cannot be made means a compile without a cache, every run.
+ * a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a plain require; a cache folder
+ * that cannot be made means a compile without a cache, every run.
  *
  * This is so on every Node. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`),
  * but it loads `node:module` and Node's ESM loader, and it caches a script as compiled, before it

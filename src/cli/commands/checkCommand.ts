@@ -117,6 +117,16 @@ async function runBatch(io: CliIO, ctx: GateContext): Promise<boolean> {
   return malformed;
 }
 
+/** The reader of the workspace folder `dir`, which also serves the gate; undefined when it is no folder. */
+async function workspaceReader(dir: string): Promise<NodeWorkspaceReader | undefined> {
+  try {
+    const reader = new NodeWorkspaceReader([dir]);
+    return (await reader.stat(reader.roots[0] as string))?.type === 'dir' ? reader : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const checkCommand: CliCommand = async (args, io) => {
   const o = parseArgs(args);
   if (typeof o === 'string') return usageError(io, o);
@@ -125,13 +135,7 @@ export const checkCommand: CliCommand = async (args, io) => {
     return 0;
   }
   const workspace = resolve(io.cwd, o.workspace ?? '.');
-  let reader: NodeWorkspaceReader | undefined;
-  try {
-    reader = new NodeWorkspaceReader([workspace]);
-    if ((await reader.stat(reader.roots[0] as string))?.type !== 'dir') reader = undefined;
-  } catch {
-    reader = undefined;
-  }
+  const reader = await workspaceReader(workspace);
   if (!reader) return usageError(io, `workspace '${workspace}' is not an existing directory`);
   const roots = reader.roots;
   const home = io.env['HOME'] ?? io.env['USERPROFILE'];

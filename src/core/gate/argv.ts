@@ -5,6 +5,7 @@
  * refused; a value is always consumed by its option, so it can never be read as a subcommand.
  * Linear in the number of words.
  */
+import { own } from './grammar/kit';
 import type { ArgKind, ArgvState, Grammar, OptionSpec, ValueKind } from './grammar/types';
 import type { WordKind } from './types';
 
@@ -48,10 +49,6 @@ interface Pending {
 
 const NUMBER = /^[+-]?\d+(\.\d+)?[A-Za-z]{0,3}$/;
 const NUMERIC_OPTION = /^-\d+$/;
-
-function own<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
-  return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
-}
 
 function fail(rule: string, reason: string): Fail {
   return { ok: false, rule, reason };

@@ -23,6 +23,11 @@ function each(names: string, spec: OptionSpec): Table {
   return table;
 }
 
+/** The entry `key` of an options table, never one of Object's own properties (`constructor`). */
+export function own<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Each name as a flag. */
 export function flags(...names: string[]): Table {
   return each(names.join(' '), {});

@@ -3,7 +3,7 @@
  * (`tree -o`, `tree -R` writes `00Tree.html` files), or reads directory names from a file
  * (`tree --fromfile`).
  */
-import { flags, type Table, valued } from './kit';
+import { flags, own, type Table, valued } from './kit';
 import type { ArgKind, CustomParse, Grammar, OptionSpec } from './types';
 
 /*
@@ -34,10 +34,6 @@ const TREE_LONG: Table = {
   '--fromfile': { refuse: 'reads the directories to list from files, which Planwise cannot check' },
   '--output': { refuse: 'writes its output to a file' },
 };
-
-function own(table: Table, key: string): OptionSpec | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
-}
 
 type Fail = Extract<CustomParse, { ok: false }>;
 
