@@ -1,6 +1,7 @@
 // Bundles the extension host, the CLI and the webview. `--watch` rebuilds on change,
 // `--production` minifies and drops source maps.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, mkdirSync, copyFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { webviewBuilds } from './scripts/webviewBuild.mjs';
@@ -75,6 +76,26 @@ const lazyCliCommandsPlugin = {
       resolveDir: new URL('./src/cli', import.meta.url).pathname,
       loader: 'js',
     }));
+  },
+};
+/**
+ * Each command bundle ends with `//planwise-bundle:<id>`, the first 16 hex digits of the SHA-256
+ * of everything before it. src/cli/loadBundle.ts names the bundle's V8 code cache by that id, read
+ * from the source it has just read: one read says which cache fits, with no stat of the file, and a
+ * new build, whatever its size or mtime, can never meet the cache of an older one.
+ */
+const BUNDLE_ID_MARK = '//planwise-bundle:';
+const stampBundle = (code) =>
+  `${code}${BUNDLE_ID_MARK}${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n`;
+const stampedCliBundlesPlugin = {
+  name: 'stamped-cli-bundles',
+  setup(build) {
+    build.onEnd(async (result) => {
+      for (const f of result.outputFiles ?? []) {
+        mkdirSync(path.dirname(f.path), { recursive: true });
+        writeFileSync(f.path, f.path.endsWith('.js') ? stampBundle(f.text) : f.contents);
+      }
+    });
   },
 };
 const cliCommandEntries = {
@@ -337,7 +358,7 @@ const configs = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [lazyCliCommandsPlugin],
   },
-  { ...node, entryPoints: cliCommandEntries, outdir: 'dist' },
+  { ...node, entryPoints: cliCommandEntries, outdir: 'dist', write: false, plugins: [stampedCliBundlesPlugin] },
   // The panel's own style sheet, minified, as the host writes it into the page.
   { ...common, entryPoints: ['media/panel.css'], outfile: 'media/panel/panel.css', minify: true, sourcemap: false },
   // The panel: media/panel/main.js and the two chunks it loads after its first paint (scripts/webviewBuild.mjs).

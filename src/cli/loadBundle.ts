@@ -3,11 +3,14 @@
  *
  * Compiling a bundle is a good share of a short command's run (`check-command` holds the whole gate,
  * about 90 KB). So the bundle is compiled here with V8's code cache, kept in the user's own cache
- * folder (`$XDG_CACHE_HOME/planwise` or `~/.cache/planwise`, mode 0700), one file per bundle, keyed
- * by Node's version and the bundle's size, mtime and inode. The cache is written once, when the
- * process exits, so it holds the functions that run needed too; a run that only showed its help or
- * a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a plain require; a cache folder
- * that cannot be made means a compile without a cache, every run.
+ * folder (`$XDG_CACHE_HOME/planwise` or `~/.cache/planwise`, mode 0700), one file per bundle. The
+ * build ends each bundle with `//planwise-bundle:<id>`, a hash of everything before it, and the
+ * cache is named by Node's version and that id, read from the very text being compiled: no stat of
+ * the bundle is needed, and a bundle replaced by an upgrade (even mid-run) never meets an older
+ * build's cache. The cache is written once, when the process exits, so it holds the functions that
+ * run needed too, and only after the bundle's text was checked against its id; a run that only
+ * showed its help or a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a plain require;
+ * a bundle without an id, or a cache folder that cannot be made, means a compile without a cache.
  *
  * This is so on every Node. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`),
  * but it loads `node:module` and Node's ESM loader, and it caches a script as compiled, before it
@@ -22,35 +25,45 @@ const builtin = process.getBuiltinModule;
 
 const plainRequire = (file: string): unknown => builtin('node:module').createRequire(file)(file);
 
+/** The end of every command bundle: this mark, 16 hex digits and a newline (esbuild.mjs). */
+const ID_MARK = '//planwise-bundle:';
+const ID_LENGTH = 16;
+
+/** The bundle's id, and its text without the id line; undefined for a bundle that has none. */
+export function bundleId(source: string): { id: string; body: string } | undefined {
+  const at = source.length - ID_MARK.length - ID_LENGTH - 1;
+  if (at < 0 || !source.startsWith(ID_MARK, at) || source.charCodeAt(source.length - 1) !== 10) return undefined;
+  const id = source.slice(at + ID_MARK.length, -1);
+  return /^[0-9a-f]{16}$/.test(id) ? { id, body: source.slice(0, at) } : undefined;
+}
+
 export function loadBundle(name: string, distDir: string): unknown {
-  const path = builtin('node:path');
-  const file = path.join(distDir, 'cli', `${name}.js`);
+  // Plain strings, not node:path: each Node function a short command calls is compiled on its first
+  // call, and the dispatcher's own folder needs no normalising.
+  const sep = process.platform === 'win32' ? '\\' : '/';
+  const file = `${distDir}${sep}cli${sep}${name}.js`;
   if (process.env['NODE_DISABLE_COMPILE_CACHE']) return plainRequire(file);
-  return loadWithCodeCache(file, name, cacheFolder());
+  return loadWithCodeCache(file, name, cacheFolder(sep), sep);
 }
 
 /** Where this Node's code caches go; made (mode 0700) only when a cache is written. */
-function cacheFolder(): string {
-  const path = builtin('node:path');
+function cacheFolder(sep: string): string {
   // os.homedir() reads $HOME first as well: node:os (0.4 ms to load) only when it is unset.
   const home = process.env['HOME'] || builtin('node:os').homedir();
-  const base = process.env['XDG_CACHE_HOME'] || path.join(home, '.cache');
-  return path.join(base, 'planwise', `v8-${process.version}-${process.arch}`);
+  const base = process.env['XDG_CACHE_HOME'] || `${home}${sep}.cache`;
+  return `${base}${sep}planwise${sep}v8-${process.version}-${process.arch}`;
 }
 
-function loadWithCodeCache(file: string, name: string, cacheDir: string): unknown {
-  const [fs, path, vm] = [builtin('node:fs'), builtin('node:path'), builtin('node:vm')];
-  // The source is read by its path, which Node reads and decodes in one call (through a descriptor
-  // it takes several, ~0.5 ms more). The cache's key (size, mtime, inode) is stated before and
-  // after: a bundle replaced in between (an upgrade) is compiled afresh and no cache is written.
-  const key = (st: { size: number; mtimeMs: number; ino: number }) => `${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}`;
-  const before = key(fs.statSync(file));
+function loadWithCodeCache(file: string, name: string, cacheDir: string, sep: string): unknown {
+  const [fs, vm] = [builtin('node:fs'), builtin('node:vm')];
+  // Read by its path, which Node reads and decodes in one call (through a descriptor it takes
+  // several, ~0.5 ms more).
   const source = fs.readFileSync(file, 'utf8');
-  const stable = key(fs.statSync(file)) === before;
-  const cacheFile = path.join(cacheDir, `${name}-${before}.bin`);
+  const id = bundleId(source);
+  const cacheFile = id && `${cacheDir}${sep}${name}-${id.id}.bin`;
   let cachedData: Buffer | undefined;
   try {
-    cachedData = stable ? fs.readFileSync(cacheFile) : undefined;
+    cachedData = cacheFile ? fs.readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -58,14 +71,23 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string): unknow
     filename: file,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (stable && (!cachedData || script.cachedDataRejected))
+  if (id && cacheFile && (!cachedData || script.cachedDataRejected))
     process.once('exit', (code) => {
-      if (representative(code)) writeCache(script, cacheDir, name, cacheFile);
+      if (representative(code) && matches(id)) writeCache(script, cacheDir, name, cacheFile, sep);
     });
   const mod = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(mod.exports, mod.exports, bundleRequire(file), mod, file, path.dirname(file));
+  wrapper.call(mod.exports, mod.exports, bundleRequire(file), mod, file, file.slice(0, file.lastIndexOf(sep)));
   return mod.exports;
+}
+
+/**
+ * Whether the bundle's text is what its id says, checked once, before its cache is written: an id
+ * left on an edited bundle must not name a cache that later runs of the real build would read.
+ */
+function matches(id: { id: string; body: string }): boolean {
+  const hash = builtin('node:crypto').createHash('sha256').update(id.body).digest('hex');
+  return hash.slice(0, ID_LENGTH) === id.id;
 }
 
 /**
@@ -91,13 +113,13 @@ function bundleRequire(file: string): (id: string) => unknown {
 }
 
 /** Replaces this bundle's older cache files; a failure only means the next run compiles again. */
-function writeCache(script: Vm.Script, cacheDir: string, name: string, cacheFile: string): void {
-  const [fs, path] = [builtin('node:fs'), builtin('node:path')];
+function writeCache(script: Vm.Script, cacheDir: string, name: string, cacheFile: string, sep: string): void {
+  const fs = builtin('node:fs');
   try {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const own = cacheFile.slice(cacheDir.length + 1);
     for (const f of fs.readdirSync(cacheDir)) {
-      if (f.startsWith(`${name}-`) && f !== path.basename(cacheFile))
-        fs.rmSync(path.join(cacheDir, f), { force: true });
+      if (f.startsWith(`${name}-`) && f !== own) fs.rmSync(`${cacheDir}${sep}${f}`, { force: true });
     }
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stagedBuild } from '../support/stagedBuild';
@@ -120,7 +121,10 @@ describe('the CLI loads only the bundle a command needs', function () {
     const first = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
     const files = readdirSync(join(cache, 'planwise', `v8-${process.version}-${process.arch}`));
     assert.equal(files.length, 1);
-    assert.match(files[0] as string, /^check-command-\d+-\d+-\d+\.bin$/);
+    const id = /\/\/planwise-bundle:([0-9a-f]{16})\n$/.exec(
+      readFileSync(join(stage, 'dist/cli/check-command.js'), 'utf8'),
+    );
+    assert.equal(files[0], `check-command-${id?.[1]}.bin`);
     const second = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
     assert.deepEqual([second.code, second.out], [first.code, first.out]);
     assert.equal(JSON.parse(second.out).allowed, true);
@@ -160,19 +164,60 @@ describe('the CLI loads only the bundle a command needs', function () {
       assert.equal(caches().length, 1);
     }));
 
-  it('a bundle that changes while it is read is compiled afresh and leaves no cache', () =>
+  /** A copy of the built dist/ whose gate bundle is rewritten by `edit`, and the CLI's path in it. */
+  const editedCopy = (edit: (text: string) => string): string => {
+    const copy = mkdtempSync(join(tmpdir(), 'planwise-cli-edited-'));
+    cpSync(join(stage, 'dist'), join(copy, 'dist'), { recursive: true });
+    const bundle = join(copy, 'dist/cli/check-command.js');
+    writeFileSync(bundle, edit(readFileSync(bundle, 'utf8')));
+    return copy;
+  };
+  const MARK = /\/\/planwise-bundle:[0-9a-f]{16}\n$/;
+  /** The id line the build ends a bundle with: the SHA-256 of the text before it (esbuild.mjs). */
+  const stamp = (body: string) =>
+    `${body}//planwise-bundle:${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n`;
+  const runCopy = (copy: string, env: Record<string, string>) =>
+    new Promise<{ code: number; out: string }>((res) =>
+      execFile(
+        process.execPath,
+        [join(copy, 'dist/cli.js'), 'check-command', '--', 'ls'],
+        { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env } },
+        (e, out) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out }),
+      ),
+    );
+
+  it('the cache is named by the id the build gave the bundle: a new build gets its own and drops the old', () =>
     withFreshCache(async (env, caches) => {
-      // Each stat of the gate's bundle sees a newer mtime, as while an upgrade replaces the file.
-      const moving = join(stage, 'moving.cjs');
-      writeFileSync(
-        moving,
-        "const fs = require('fs'); const stat = fs.statSync; let n = 0; fs.statSync = function (p, o) { const s = stat.call(this, p, o); if (s && String(p).endsWith('check-command.js')) s.mtimeMs += ++n * 1000; return s; };\n",
-      );
-      for (let i = 0; i < 2; i++) {
-        const r = await run(['check-command', '--', 'ls'], env, false, moving);
-        assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
+      assert.equal((await run(['check-command', '--', 'ls'], env, false)).code, 0);
+      const [old] = caches();
+      const copy = editedCopy((text) => stamp(`${text.replace(MARK, '')}// a later build\n`));
+      try {
+        const newId = /planwise-bundle:([0-9a-f]{16})\n$/.exec(
+          readFileSync(join(copy, 'dist/cli/check-command.js'), 'utf8'),
+        )?.[1];
+        assert.ok(newId && old !== `check-command-${newId}.bin`);
+        for (let i = 0; i < 2; i++)
+          assert.deepEqual(await runCopy(copy, env), { code: 0, out: 'allowed: read-only command\n' });
+        assert.deepEqual(caches(), [`check-command-${newId}.bin`]);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
       }
-      assert.deepEqual(caches(), []);
+    }));
+
+  it('a bundle whose text is not what its id says, or that has no id, runs and leaves no cache', () =>
+    withFreshCache(async (env, caches) => {
+      const edited = editedCopy((text) => text.replace(MARK, (m) => `// edited by hand\n${m}`));
+      const bare = editedCopy((text) => text.replace(MARK, ''));
+      try {
+        for (const copy of [edited, bare]) {
+          for (let i = 0; i < 2; i++)
+            assert.deepEqual(await runCopy(copy, env), { code: 0, out: 'allowed: read-only command\n' });
+        }
+        assert.deepEqual(caches(), []);
+      } finally {
+        rmSync(edited, { recursive: true, force: true });
+        rmSync(bare, { recursive: true, force: true });
+      }
     }));
 
   it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async () => {

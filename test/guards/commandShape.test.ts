@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { posix } from 'node:path';
+import { relativeDir } from '../../src/core/gate/shape';
 import { judge } from '../gate/helpers';
 import {
   categoryOf,
@@ -116,5 +118,27 @@ describe('command shape: from the gate parse', () => {
     const [git] = await shapeOf('git --no-pager -C src log -3');
     assert.equal(git?.subcommand, 'log');
     assert.equal(git?.cwd, 'src');
+  });
+});
+
+describe('command shape: a segment directory relative to the root', () => {
+  it('reads as posix.relative does, for the root, folders under it, siblings and parents', () => {
+    const roots = ['/w', '/w/proj', '/'];
+    const dirs = [
+      '/w',
+      '/w/proj',
+      '/w/proj/src',
+      '/w/proj/src/a.b',
+      '/w/proj-other',
+      '/w/pro',
+      '/',
+      '/etc',
+      '/w/proj/',
+    ];
+    for (const root of roots) {
+      for (const dir of dirs) {
+        assert.equal(relativeDir(root, dir), posix.relative(root, dir) || '.', `${root} → ${dir}`);
+      }
+    }
   });
 });

@@ -55,6 +55,18 @@ export function shapeOfCommand(command: string): ShapeSegment[] {
 }
 
 /**
+ * `dir` relative to `root` ('.' for the root itself), both absolute and normalised. The root and
+ * the folders under it, nearly every segment's directory, are sliced: `posix.relative` is compiled
+ * on its first call, a share of a one-shot `planwise check-command` that never reads the shape.
+ */
+export function relativeDir(root: string, dir: string): string {
+  if (dir === root) return '.';
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  if (dir.startsWith(prefix) && dir.length > prefix.length && !dir.endsWith('/')) return dir.slice(prefix.length);
+  return posix.relative(root, dir) || '.';
+}
+
+/**
  * The shape of a parsed (allowed) command: the same segments, with each program's subcommand and
  * the kinds its grammar gave every argument, so the guards never read options themselves.
  */
@@ -62,11 +74,10 @@ export function shapeOfParsed(segments: readonly ParsedSegment[], root: string):
   const out: ShapeSegment[] = [];
   for (const seg of segments) {
     if (seg.program === 'cd') continue;
-    const rel = posix.relative(root, seg.cwd) || '.';
     out.push({
       program: seg.program,
       args: seg.args,
-      cwd: rel,
+      cwd: relativeDir(root, seg.cwd),
       piped: seg.joinedBy === '|',
       ...(seg.subcommand ? { subcommand: seg.subcommand } : {}),
       words: seg.words.filter((w) => w.kind !== 'assignment' && w.kind !== 'program'),
