@@ -7,31 +7,31 @@
  * a project's sgconfig.yml names without asking, so ast-grep counts as running project code.
  */
 import { parseArgv } from '../argv';
-import { flags, following, refused, terminal, type Table, valued } from './kit';
+import { flags, following, refused, terminal, type Table, valued, table } from './kit';
 import type { ArgKind, ArgvState, CustomParse, Grammar } from './types';
 
-const GLOBAL: Table = {
-  ...valued('path', '-c --config'),
-  ...valued('text', '--custom-languages'),
-  ...terminal('-h --help -V --version'),
-};
+const GLOBAL: Table = table(
+  valued('path', '-c --config'),
+  valued('text', '--custom-languages'),
+  terminal('-h --help -V --version'),
+);
 
-const INPUT: Table = {
-  ...following('use ast-grep without --follow (it does not follow symlinks by default)', '--follow'),
-  ...valued(['hidden', 'dot', 'exclude', 'global', 'parent', 'vcs'], '--no-ignore'),
-  ...flags('--stdin'),
-  ...valued('pattern', '--globs'),
-  ...valued('number', '-j --threads -A --after -B --before -C --context --max-results'),
-};
+const INPUT: Table = table(
+  following('use ast-grep without --follow (it does not follow symlinks by default)', '--follow'),
+  valued(['hidden', 'dot', 'exclude', 'global', 'parent', 'vcs'], '--no-ignore'),
+  flags('--stdin'),
+  valued('pattern', '--globs'),
+  valued('number', '-j --threads -A --after -B --before -C --context --max-results'),
+);
 
-const OUTPUT: Table = {
-  ...refused('applies rewrites to files interactively', '-i --interactive'),
-  ...refused('applies rewrites to files', '-U --update-all'),
-  ...flags('--files-with-matches'),
-  ...valued(['pretty', 'stream', 'compact'], '--json', true),
-  ...valued(['auto', 'always', 'ansi', 'never'], '--color'),
-  ...valued(['nothing', 'summary', 'entity'], '--inspect'),
-};
+const OUTPUT: Table = table(
+  refused('applies rewrites to files interactively', '-i --interactive'),
+  refused('applies rewrites to files', '-U --update-all'),
+  flags('--files-with-matches'),
+  valued(['pretty', 'stream', 'compact'], '--json', true),
+  valued(['auto', 'always', 'ansi', 'never'], '--color'),
+  valued(['nothing', 'summary', 'entity'], '--inspect'),
+);
 
 function customLanguages(state: ArgvState): { rule: string; reason: string } | null {
   const v = state.values.get('--custom-languages')?.find((x) => x !== 'ignore');
@@ -44,62 +44,62 @@ const REWRITES = 'rewrites code';
 
 export const astGrepRun: Grammar = {
   name: 'ast-grep run',
-  options: {
-    ...GLOBAL,
-    ...INPUT,
-    ...OUTPUT,
-    ...valued('pattern', '-p --pattern'),
-    ...valued('text', '-l --lang --selector -k --kind'),
-    ...valued(['pattern', 'ast', 'cst', 'sexp'], '--debug-query', true),
-    ...valued(['cst', 'smart', 'ast', 'relaxed', 'signature', 'template'], '--strictness'),
-    ...valued(['auto', 'always', 'never'], '--heading'),
-    ...refused(REWRITES, '-r --rewrite'),
-  },
+  options: table(
+    GLOBAL,
+    INPUT,
+    OUTPUT,
+    valued('pattern', '-p --pattern'),
+    valued('text', '-l --lang --selector -k --kind'),
+    valued(['pattern', 'ast', 'cst', 'sexp'], '--debug-query', true),
+    valued(['cst', 'smart', 'ast', 'relaxed', 'signature', 'template'], '--strictness'),
+    valued(['auto', 'always', 'never'], '--heading'),
+    refused(REWRITES, '-r --rewrite'),
+  ),
   check: customLanguages,
 };
 
 export const astGrepScan: Grammar = {
   name: 'ast-grep scan',
-  options: {
-    ...GLOBAL,
-    ...INPUT,
-    ...OUTPUT,
-    ...valued('path', '--rule'),
-    ...valued('text', '--inline-rules'),
-    ...valued('pattern', '--filter'),
-    ...flags('--include-metadata'),
-    ...valued('text', '--error --warning --info --hint --off', true),
-    ...valued(['github', 'sarif'], '--format'),
-    ...valued(['rich', 'medium', 'short'], '--report-style'),
-    ...refused(
+  options: table(
+    GLOBAL,
+    INPUT,
+    OUTPUT,
+    valued('path', '--rule'),
+    valued('text', '--inline-rules'),
+    valued('pattern', '--filter'),
+    flags('--include-metadata'),
+    valued('text', '--error --warning --info --hint --off', true),
+    valued(['github', 'sarif'], '--format'),
+    valued(['rich', 'medium', 'short'], '--report-style'),
+    refused(
       "names a rule file here, but '-r' is refused for ast-grep (it rewrites code in run); use --rule FILE",
       '-r',
     ),
-  },
+  ),
   check: customLanguages,
 };
 
 export const astGrepTest: Grammar = {
   name: 'ast-grep test',
-  options: {
-    ...GLOBAL,
-    ...valued('path', '-t --test-dir --snapshot-dir'),
-    ...valued('text', '-f --filter'),
-    ...flags('--skip-snapshot-tests --include-off'),
-    ...refused('updates the snapshot files', '-U --update-all'),
-    ...refused('updates the snapshot files interactively', '-i --interactive'),
-  },
+  options: table(
+    GLOBAL,
+    valued('path', '-t --test-dir --snapshot-dir'),
+    valued('text', '-f --filter'),
+    flags('--skip-snapshot-tests --include-off'),
+    refused('updates the snapshot files', '-U --update-all'),
+    refused('updates the snapshot files interactively', '-i --interactive'),
+  ),
   positional: () => null,
   check: customLanguages,
 };
 
 export const astGrepOutline: Grammar = {
   name: 'ast-grep outline',
-  options: {
-    ...GLOBAL,
-    ...valued('text', '-l --lang --items --match --view'),
-    ...valued(['pretty', 'stream', 'compact'], '--json', true),
-  },
+  options: table(
+    GLOBAL,
+    valued('text', '-l --lang --items --match --view'),
+    valued(['pretty', 'stream', 'compact'], '--json', true),
+  ),
   check: customLanguages,
 };
 
@@ -110,7 +110,7 @@ const SUBCOMMANDS: Readonly<Record<string, Grammar>> = {
   outline: astGrepOutline,
   completions: {
     name: 'ast-grep completions',
-    options: terminal('-h --help'),
+    options: table(terminal('-h --help')),
     positional: (i) => (i === 0 ? ['bash', 'elvish', 'fish', 'powershell', 'zsh'] : null),
   },
   help: { name: 'ast-grep help', options: {}, positional: () => 'text' },

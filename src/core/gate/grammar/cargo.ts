@@ -3,11 +3,11 @@
  * build and run the project's own code (trusted workspaces only). After `--`, `cargo test` and
  * `nextest run` take libtest's selection and output options; clippy takes lint levels.
  */
-import { FLAG, flags, NUM, PATH, TEXT } from './kit';
+import { FLAG, flags, NUM, PATH, TEXT, table } from './kit';
 import type { Grammar, OptionSpec } from './types';
 
-const COMMON: Record<string, OptionSpec> = {
-  ...flags(
+const COMMON: Record<string, OptionSpec> = table(
+  flags(
     '-q',
     '--quiet',
     '-v',
@@ -32,35 +32,37 @@ const COMMON: Record<string, OptionSpec> = {
     '--ignore-rust-version',
     '--future-incompat-report',
   ),
-  '--color': TEXT,
-  '-p': TEXT,
-  '--package': TEXT,
-  '--exclude': TEXT,
-  '--bin': TEXT,
-  '--test': TEXT,
-  '--example': TEXT,
-  '--bench': TEXT,
-  '-F': TEXT,
-  '--features': TEXT,
-  '--profile': TEXT,
-  '--target': TEXT,
-  '-j': NUM,
-  '--jobs': NUM,
-  '--message-format': TEXT,
-  '--manifest-path': PATH,
-  '--target-dir': PATH,
-  '--config': { refuse: 'overrides configuration, which can run programs' },
-  '-Z': { refuse: 'turns on unstable cargo features' },
-  '--timings': { refuse: 'writes a timing report' },
-};
+  {
+    '--color': TEXT,
+    '-p': TEXT,
+    '--package': TEXT,
+    '--exclude': TEXT,
+    '--bin': TEXT,
+    '--test': TEXT,
+    '--example': TEXT,
+    '--bench': TEXT,
+    '-F': TEXT,
+    '--features': TEXT,
+    '--profile': TEXT,
+    '--target': TEXT,
+    '-j': NUM,
+    '--jobs': NUM,
+    '--message-format': TEXT,
+    '--manifest-path': PATH,
+    '--target-dir': PATH,
+    '--config': { refuse: 'overrides configuration, which can run programs' },
+    '-Z': { refuse: 'turns on unstable cargo features' },
+    '--timings': { refuse: 'writes a timing report' },
+  },
+);
 
 const REWRITES: OptionSpec = { refuse: 'rewrites expected output; run the tests without it' };
 
 /** libtest's arguments after `--`: test selection and output. */
 const LIBTEST: Grammar = {
   name: 'cargo test --',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '--nocapture',
       '--no-capture',
       '--exact',
@@ -75,14 +77,16 @@ const LIBTEST: Grammar = {
       '--no-fail-fast',
       '--force-run-in-process',
     ),
-    '--test-threads': NUM,
-    '--skip': TEXT,
-    '--color': TEXT,
-    '--format': TEXT,
-    '--logfile': { refuse: 'writes a log file' },
-    '--bless': REWRITES,
-    '-Z': { refuse: 'turns on unstable test options' },
-  },
+    {
+      '--test-threads': NUM,
+      '--skip': TEXT,
+      '--color': TEXT,
+      '--format': TEXT,
+      '--logfile': { refuse: 'writes a log file' },
+      '--bless': REWRITES,
+      '-Z': { refuse: 'turns on unstable test options' },
+    },
+  ),
   positional: () => 'text',
   optionsAfterDashDash: true,
 };
@@ -107,7 +111,7 @@ const CHECK: Grammar = { name: 'cargo check', options: COMMON, positional: () =>
 
 const TEST: Grammar = {
   name: 'cargo test',
-  options: { ...COMMON, ...flags('--no-run', '--doc', '--no-fail-fast') },
+  options: table(COMMON, flags('--no-run', '--doc', '--no-fail-fast')),
   positional: (index) => (index === 0 ? 'text' : null),
   afterDashDash: LIBTEST,
   projectCode: true,
@@ -115,7 +119,7 @@ const TEST: Grammar = {
 
 const CLIPPY: Grammar = {
   name: 'cargo clippy',
-  options: { ...COMMON, '--fix': { refuse: 'applies fixes to source files' }, '--no-deps': FLAG },
+  options: table(COMMON, { '--fix': { refuse: 'applies fixes to source files' }, '--no-deps': FLAG }),
   positional: () => null,
   afterDashDash: CLIPPY_LINTS,
   projectCode: true,
@@ -123,16 +127,14 @@ const CLIPPY: Grammar = {
 
 const METADATA: Grammar = {
   name: 'cargo metadata',
-  options: { ...COMMON, '--format-version': NUM, '--no-deps': FLAG, '--filter-platform': TEXT },
+  options: table(COMMON, { '--format-version': NUM, '--no-deps': FLAG, '--filter-platform': TEXT }),
   positional: () => null,
   projectCode: true,
 };
 
 const TREE: Grammar = {
   name: 'cargo tree',
-  options: {
-    ...COMMON,
-    ...flags('-d', '--duplicates', '--no-dedupe', '-a', '--all'),
+  options: table(COMMON, flags('-d', '--duplicates', '--no-dedupe', '-a', '--all'), {
     '-i': TEXT,
     '--invert': TEXT,
     '-e': TEXT,
@@ -143,29 +145,31 @@ const TREE: Grammar = {
     '-f': TEXT,
     '--format': TEXT,
     '--prune': TEXT,
-  },
+  }),
   positional: () => null,
   projectCode: true,
 };
 
-const NEXTEST_OPTIONS: Record<string, OptionSpec> = {
-  ...COMMON,
-  ...flags('--no-fail-fast', '--no-capture', '--nocapture', '--run-ignored', '--no-tests'),
-  '-E': TEXT,
-  '--filterset': TEXT,
-  '--filter-expr': TEXT,
-  '-P': TEXT,
-  '--test-threads': NUM,
-  '--retries': NUM,
-  '--partition': TEXT,
-  '--status-level': TEXT,
-  '--final-status-level': TEXT,
-  '--success-output': TEXT,
-  '--failure-output': TEXT,
-  '-T': TEXT,
-  '--message-format-version': TEXT,
-  '--hide-progress-bar': FLAG,
-};
+const NEXTEST_OPTIONS: Record<string, OptionSpec> = table(
+  COMMON,
+  flags('--no-fail-fast', '--no-capture', '--nocapture', '--run-ignored', '--no-tests'),
+  {
+    '-E': TEXT,
+    '--filterset': TEXT,
+    '--filter-expr': TEXT,
+    '-P': TEXT,
+    '--test-threads': NUM,
+    '--retries': NUM,
+    '--partition': TEXT,
+    '--status-level': TEXT,
+    '--final-status-level': TEXT,
+    '--success-output': TEXT,
+    '--failure-output': TEXT,
+    '-T': TEXT,
+    '--message-format-version': TEXT,
+    '--hide-progress-bar': FLAG,
+  },
+);
 
 const NEXTEST: Grammar = {
   name: 'cargo nextest',
@@ -185,12 +189,11 @@ const NEXTEST: Grammar = {
 
 export const cargo: Grammar = {
   name: 'cargo',
-  options: {
-    ...flags('-q', '--quiet', '-v', '--verbose', '--offline', '--frozen', '--locked'),
+  options: table(flags('-q', '--quiet', '-v', '--verbose', '--offline', '--frozen', '--locked'), {
     '--color': TEXT,
     '--version': { terminal: true },
     '-V': { terminal: true },
-  },
+  }),
   subcommands: { check: CHECK, test: TEST, clippy: CLIPPY, metadata: METADATA, tree: TREE, nextest: NEXTEST },
   subcommandRequired: true,
 };

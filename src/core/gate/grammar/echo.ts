@@ -3,7 +3,7 @@
  * run under /bin/sh, whose echo has no unknown options: every word after the leading -n/-e/-E
  * flags is printed, `--` and `--foo` included.
  */
-import { allText, flags, HELP_VERSION, refused } from './kit';
+import { allText, flags, HELP_VERSION, refused, table } from './kit';
 import type { ArgKind, CustomParse, Grammar } from './types';
 
 const ECHO_FLAGS = /^-[neE]+$/;
@@ -23,17 +23,14 @@ export const echo: Grammar = { name: 'echo', options: {}, custom: echoWords };
 /** bash's printf: `-v VAR` assigns to a shell variable; the format and its arguments are text. */
 export const printf: Grammar = {
   name: 'printf',
-  options: {
-    ...refused('assigns the output to a shell variable instead of printing it', '-v'),
-    ...HELP_VERSION,
-  },
+  options: table(refused('assigns the output to a shell variable instead of printing it', '-v'), HELP_VERSION),
   optionsFirst: true,
   positional: allText,
 };
 
 export const pwd: Grammar = {
   name: 'pwd',
-  options: { ...flags('-L -P'), ...HELP_VERSION },
+  options: table(flags('-L -P'), HELP_VERSION),
   positional: () => null,
 };
 

@@ -4,14 +4,14 @@
  * leaves the workspace; a pathspec must not). Options that write a file, run a program or point
  * git at another repository are refused by name; everything unknown is refused too.
  */
-import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT } from './kit';
+import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT, table } from './kit';
 import { DIFF, REVS, RUNS_TEXTCONV } from './gitOptions';
 import type { Grammar, OptionSpec } from './types';
 
 const STATUS: Grammar = {
   name: 'git status',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '-s',
       '--short',
       '-b',
@@ -27,56 +27,46 @@ const STATUS: Grammar = {
       '--no-renames',
       '--no-column',
     ),
-    '--porcelain': OPT_TEXT,
-    '-u': OPT_TEXT,
-    '--untracked-files': OPT_TEXT,
-    '--ignored': OPT_TEXT,
-    '--ignore-submodules': OPT_TEXT,
-    '--column': OPT_TEXT,
-    '--find-renames': OPT_TEXT,
-  },
+    {
+      '--porcelain': OPT_TEXT,
+      '-u': OPT_TEXT,
+      '--untracked-files': OPT_TEXT,
+      '--ignored': OPT_TEXT,
+      '--ignore-submodules': OPT_TEXT,
+      '--column': OPT_TEXT,
+      '--find-renames': OPT_TEXT,
+    },
+  ),
   positional: () => 'path',
 };
 
 const LOG: Grammar = {
   name: 'git log',
-  options: { ...DIFF, ...REVS },
+  options: table(DIFF, REVS),
   numericOption: true,
   positional: () => 'rev',
 };
 
 const SHOW: Grammar = {
   name: 'git show',
-  options: { ...DIFF, ...REVS },
+  options: table(DIFF, REVS),
   numericOption: true,
   positional: () => 'rev',
 };
 
 const DIFF_CMD: Grammar = {
   name: 'git diff',
-  options: {
-    ...DIFF,
-    ...flags(
-      '--cached',
-      '--staged',
-      '--no-index',
-      '--merge-base',
-      '-1',
-      '-2',
-      '-3',
-      '--base',
-      '--ours',
-      '--theirs',
-      '-0',
-    ),
-  },
+  options: table(
+    DIFF,
+    flags('--cached', '--staged', '--no-index', '--merge-base', '-1', '-2', '-3', '--base', '--ours', '--theirs', '-0'),
+  ),
   positional: () => 'rev',
 };
 
 const BLAME: Grammar = {
   name: 'git blame',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '-b',
       '--root',
       '--show-stats',
@@ -103,25 +93,27 @@ const BLAME: Grammar = {
       '-c',
       '--minimal',
     ),
-    '-L': TEXT,
-    '-M': OPT_NUM,
-    '-C': OPT_NUM,
-    '--date': TEXT,
-    '--since': TEXT,
-    '--abbrev': OPT_NUM,
-    '--contents': { value: 'path' },
-    '-S': { value: 'path' },
-    '--ignore-rev': TEXT,
-    '--ignore-revs-file': { value: 'path' },
-    '--encoding': TEXT,
-  },
+    {
+      '-L': TEXT,
+      '-M': OPT_NUM,
+      '-C': OPT_NUM,
+      '--date': TEXT,
+      '--since': TEXT,
+      '--abbrev': OPT_NUM,
+      '--contents': { value: 'path' },
+      '-S': { value: 'path' },
+      '--ignore-rev': TEXT,
+      '--ignore-revs-file': { value: 'path' },
+      '--encoding': TEXT,
+    },
+  ),
   positional: () => 'rev',
 };
 
 const LS_FILES: Grammar = {
   name: 'git ls-files',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '-c',
       '--cached',
       '-d',
@@ -154,22 +146,24 @@ const LS_FILES: Grammar = {
       '--sparse',
       '--resolve-undo',
     ),
-    '-x': PATTERN,
-    '--exclude': PATTERN,
-    '-X': { value: 'path' },
-    '--exclude-from': { value: 'path' },
-    '--exclude-per-directory': TEXT,
-    '--with-tree': TEXT,
-    '--abbrev': OPT_NUM,
-    '--format': TEXT,
-  },
+    {
+      '-x': PATTERN,
+      '--exclude': PATTERN,
+      '-X': { value: 'path' },
+      '--exclude-from': { value: 'path' },
+      '--exclude-per-directory': TEXT,
+      '--with-tree': TEXT,
+      '--abbrev': OPT_NUM,
+      '--format': TEXT,
+    },
+  ),
   positional: () => 'path',
 };
 
 const REV_PARSE: Grammar = {
   name: 'git rev-parse',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '--show-toplevel',
       '--show-prefix',
       '--show-cdup',
@@ -198,52 +192,54 @@ const REV_PARSE: Grammar = {
       '--show-object-format',
       '--show-ref-format',
     ),
-    '--abbrev-ref': OPT_TEXT,
-    '--short': OPT_NUM,
-    '--branches': OPT_TEXT,
-    '--tags': OPT_TEXT,
-    '--remotes': OPT_TEXT,
-    '--glob': TEXT,
-    '--exclude': TEXT,
-    '--since': TEXT,
-    '--after': TEXT,
-    '--until': TEXT,
-    '--before': TEXT,
-  },
+    {
+      '--abbrev-ref': OPT_TEXT,
+      '--short': OPT_NUM,
+      '--branches': OPT_TEXT,
+      '--tags': OPT_TEXT,
+      '--remotes': OPT_TEXT,
+      '--glob': TEXT,
+      '--exclude': TEXT,
+      '--since': TEXT,
+      '--after': TEXT,
+      '--until': TEXT,
+      '--before': TEXT,
+    },
+  ),
   positional: () => 'rev',
 };
 
 const DESCRIBE: Grammar = {
   name: 'git describe',
-  options: {
-    ...flags('--tags', '--all', '--always', '--long', '--exact-match', '--contains', '--first-parent', '--debug'),
-    '--abbrev': OPT_NUM,
-    '--dirty': OPT_TEXT,
-    '--broken': OPT_TEXT,
-    '--match': PATTERN,
-    '--exclude': PATTERN,
-    '--candidates': NUM,
-  },
+  options: table(
+    flags('--tags', '--all', '--always', '--long', '--exact-match', '--contains', '--first-parent', '--debug'),
+    {
+      '--abbrev': OPT_NUM,
+      '--dirty': OPT_TEXT,
+      '--broken': OPT_TEXT,
+      '--match': PATTERN,
+      '--exclude': PATTERN,
+      '--candidates': NUM,
+    },
+  ),
   positional: () => 'rev',
 };
 
 const SHORTLOG: Grammar = {
   name: 'git shortlog',
-  options: {
-    ...REVS,
-    ...flags('-s', '--summary', '-n', '--numbered', '-e', '--email', '-c', '--committer'),
+  options: table(REVS, flags('-s', '--summary', '-n', '--numbered', '-e', '--email', '-c', '--committer'), {
     '-n': FLAG,
     '-w': OPT_TEXT,
     '--group': TEXT,
     '--format': TEXT,
-  },
+  }),
   positional: () => 'rev',
 };
 
 const GREP: Grammar = {
   name: 'git grep',
-  options: {
-    ...flags(
+  options: table(
+    flags(
       '--cached',
       '--untracked',
       '--no-index',
@@ -300,23 +296,25 @@ const GREP: Grammar = {
       '-q',
       '--quiet',
     ),
-    '--textconv': RUNS_TEXTCONV,
-    '--color': OPT_TEXT,
-    '--max-depth': NUM,
-    '-m': NUM,
-    '--max-count': NUM,
-    '-A': NUM,
-    '-B': NUM,
-    '-C': NUM,
-    '--after-context': NUM,
-    '--before-context': NUM,
-    '--context': NUM,
-    '--threads': NUM,
-    '-e': { value: 'pattern', suppliesPattern: true },
-    '-f': { value: 'path', suppliesPattern: true },
-    '-O': { refuse: 'opens the matching files in a pager, which can run commands' },
-    '--open-files-in-pager': { refuse: 'opens the matching files in a pager, which can run commands' },
-  },
+    {
+      '--textconv': RUNS_TEXTCONV,
+      '--color': OPT_TEXT,
+      '--max-depth': NUM,
+      '-m': NUM,
+      '--max-count': NUM,
+      '-A': NUM,
+      '-B': NUM,
+      '-C': NUM,
+      '--after-context': NUM,
+      '--before-context': NUM,
+      '--context': NUM,
+      '--threads': NUM,
+      '-e': { value: 'pattern', suppliesPattern: true },
+      '-f': { value: 'path', suppliesPattern: true },
+      '-O': { refuse: 'opens the matching files in a pager, which can run commands' },
+      '--open-files-in-pager': { refuse: 'opens the matching files in a pager, which can run commands' },
+    },
+  ),
   numericOption: true,
   positional: (index, state) =>
     index === 0 && !state.afterDashDash && !['-e', '-f'].some((o) => state.seen.has(o)) ? 'pattern' : 'rev',

@@ -7,7 +7,7 @@
  * then a file, and the reader types that second word as text; `-f`/`--from-file` reads the filter
  * from a file whose text the gate cannot check for the builtins above.
  */
-import { flags, refused, terminal, valued } from './kit';
+import { flags, refused, terminal, valued, table } from './kit';
 import type { ArgvState, Grammar } from './types';
 
 /** Builtins that read what the command's words do not name: the environment, file names, modules. */
@@ -92,25 +92,24 @@ function filterCheck(state: ArgvState): { rule: string; reason: string } | null 
 
 export const jq: Grammar = {
   name: 'jq',
-  options: {
-    ...flags('-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output'),
-    ...flags('-a --ascii-output -R --raw-input -C --color-output -M --monochrome-output -S --sort-keys --tab'),
-    ...flags('--seq --stream --stream-errors --unbuffered --raw-output0 -b --binary --args --jsonargs'),
-    ...flags('--debug-dump-disasm --debug-trace'),
-    ...valued('number', '--indent'),
-    '--arg': { value: 'text', extraValues: 1 },
-    '--argjson': { value: 'text', extraValues: 1 },
-    ...refused(
+  options: table(
+    flags('-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output'),
+    flags('-a --ascii-output -R --raw-input -C --color-output -M --monochrome-output -S --sort-keys --tab'),
+    flags('--seq --stream --stream-errors --unbuffered --raw-output0 -b --binary --args --jsonargs'),
+    flags('--debug-dump-disasm --debug-trace'),
+    valued('number', '--indent'),
+    { '--arg': { value: 'text', extraValues: 1 }, '--argjson': { value: 'text', extraValues: 1 } },
+    refused(
       'takes a variable name and then a file, which Planwise cannot check; give the file as an input (jq -s . FILE)',
       '--slurpfile --rawfile',
     ),
-    ...refused(
+    refused(
       'reads the filter from a file, which Planwise cannot check for env, import or include; give the filter itself',
       '-f --from-file',
     ),
-    ...refused('adds a module search path (modules are refused)', '-L --library-path'),
-    ...terminal('-h --help -V --version --build-configuration'),
-  },
+    refused('adds a module search path (modules are refused)', '-L --library-path'),
+    terminal('-h --help -V --version --build-configuration'),
+  ),
   // jq reads `--args` in order: operands before it stay input files. The reader settles kinds
   // after every option is known, so it cannot tell which came first; every operand after the
   // filter is checked as a path (a string argument only has to stay inside the workspace).

@@ -5,36 +5,36 @@
  * --compress-program`), reads file names from a file (`--files0-from`), writes temporary files
  * where it likes (`sort -T`) or never ends (`tail -f`).
  */
-import { flags, HELP_VERSION, refused, valued } from './kit';
+import { flags, HELP_VERSION, refused, valued, table } from './kit';
 import type { Grammar } from './types';
 
 const NAMES_FROM_FILE = 'reads the names of its input files from a file, which Planwise cannot check';
 
 export const cat: Grammar = {
   name: 'cat',
-  options: {
-    ...flags('-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs'),
-    ...flags('-u -v --show-nonprinting'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    flags('-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs'),
+    flags('-u -v --show-nonprinting'),
+    HELP_VERSION,
+  ),
 };
 
-const HEAD_TAIL_COMMON = {
-  ...valued('number', '-c --bytes -n --lines'),
-  ...flags('-q --quiet --silent -v --verbose -z --zero-terminated'),
-  ...HELP_VERSION,
-};
+const HEAD_TAIL_COMMON = table(
+  valued('number', '-c --bytes -n --lines'),
+  flags('-q --quiet --silent -v --verbose -z --zero-terminated'),
+  HELP_VERSION,
+);
 
 export const head: Grammar = { name: 'head', options: HEAD_TAIL_COMMON, numericOption: true };
 
 export const tail: Grammar = {
   name: 'tail',
-  options: {
-    ...HEAD_TAIL_COMMON,
-    ...refused('follows the file as it grows and never ends', '-f -F --follow'),
-    ...flags('--retry'),
-    ...valued('number', '--pid -s --sleep-interval --max-unchanged-stats'),
-  },
+  options: table(
+    HEAD_TAIL_COMMON,
+    refused('follows the file as it grows and never ends', '-f -F --follow'),
+    flags('--retry'),
+    valued('number', '--pid -s --sleep-interval --max-unchanged-stats'),
+  ),
   numericOption: true,
   // The old spelling `tail +5f FILE` still means `tail -n +5 -f FILE`.
   check: (state) => {
@@ -47,42 +47,46 @@ export const tail: Grammar = {
 
 export const wc: Grammar = {
   name: 'wc',
-  options: {
-    ...flags('-c --bytes -m --chars -l --lines -L --max-line-length -w --words'),
-    '--total': { value: ['auto', 'always', 'only', 'never'] },
-    ...refused(NAMES_FROM_FILE, '--files0-from'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    flags('-c --bytes -m --chars -l --lines -L --max-line-length -w --words'),
+    { '--total': { value: ['auto', 'always', 'only', 'never'] } },
+    refused(NAMES_FROM_FILE, '--files0-from'),
+    HELP_VERSION,
+  ),
 };
 
 export const sort: Grammar = {
   name: 'sort',
-  options: {
-    ...flags('-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort'),
-    ...flags('-i --ignore-nonprinting -M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort'),
-    ...flags('-r --reverse -V --version-sort -c -C --debug -m --merge -s --stable -u --unique -z --zero-terminated'),
-    '--check': { value: ['diagnose-first', 'quiet', 'silent'], optionalValue: true },
-    '--sort': { value: ['general-numeric', 'human-numeric', 'month', 'numeric', 'random', 'version'] },
-    ...valued('path', '--random-source'),
-    ...valued('text', '-k --key -t --field-separator -S --buffer-size'),
-    ...valued('number', '--batch-size --parallel'),
-    ...refused('writes its output to a file', '-o --output'),
-    ...refused('runs a compression program', '--compress-program'),
-    ...refused('writes temporary files into a directory of its choice', '-T --temporary-directory'),
-    ...refused(NAMES_FROM_FILE, '--files0-from'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    flags('-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort'),
+    flags('-i --ignore-nonprinting -M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort'),
+    flags('-r --reverse -V --version-sort -c -C --debug -m --merge -s --stable -u --unique -z --zero-terminated'),
+    {
+      '--check': { value: ['diagnose-first', 'quiet', 'silent'], optionalValue: true },
+      '--sort': { value: ['general-numeric', 'human-numeric', 'month', 'numeric', 'random', 'version'] },
+    },
+    valued('path', '--random-source'),
+    valued('text', '-k --key -t --field-separator -S --buffer-size'),
+    valued('number', '--batch-size --parallel'),
+    refused('writes its output to a file', '-o --output'),
+    refused('runs a compression program', '--compress-program'),
+    refused('writes temporary files into a directory of its choice', '-T --temporary-directory'),
+    refused(NAMES_FROM_FILE, '--files0-from'),
+    HELP_VERSION,
+  ),
 };
 
 export const uniq: Grammar = {
   name: 'uniq',
-  options: {
-    ...flags('-c --count -d --repeated -D -i --ignore-case -u --unique -z --zero-terminated'),
-    '--all-repeated': { value: ['none', 'prepend', 'separate'], optionalValue: true },
-    '--group': { value: ['separate', 'prepend', 'append', 'both'], optionalValue: true },
-    ...valued('number', '-f --skip-fields -s --skip-chars -w --check-chars'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    flags('-c --count -d --repeated -D -i --ignore-case -u --unique -z --zero-terminated'),
+    {
+      '--all-repeated': { value: ['none', 'prepend', 'separate'], optionalValue: true },
+      '--group': { value: ['separate', 'prepend', 'append', 'both'], optionalValue: true },
+    },
+    valued('number', '-f --skip-fields -s --skip-chars -w --check-chars'),
+    HELP_VERSION,
+  ),
   check: (state) =>
     state.positionals.length > 1
       ? {
@@ -94,48 +98,43 @@ export const uniq: Grammar = {
 
 export const cut: Grammar = {
   name: 'cut',
-  options: {
-    ...valued('text', '-b --bytes -c --characters -f --fields -d --delimiter --output-delimiter'),
-    ...flags('--complement -s --only-delimited -z --zero-terminated -n'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    valued('text', '-b --bytes -c --characters -f --fields -d --delimiter --output-delimiter'),
+    flags('--complement -s --only-delimited -z --zero-terminated -n'),
+    HELP_VERSION,
+  ),
 };
 
 /** tr reads only standard input: its one or two operands are character sets. */
 export const tr: Grammar = {
   name: 'tr',
-  options: {
-    ...flags('-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1'),
-    ...HELP_VERSION,
-  },
+  options: table(flags('-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1'), HELP_VERSION),
   positional: (index) => (index < 2 ? 'text' : null),
 };
 
 export const nl: Grammar = {
   name: 'nl',
-  options: {
-    ...valued('text', '-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering'),
-    ...valued('text', '-s --number-separator'),
-    ...valued('number', '-i --line-increment -l --join-blank-lines -v --starting-line-number -w --number-width'),
-    '-n': { value: ['ln', 'rn', 'rz'] },
-    '--number-format': { value: ['ln', 'rn', 'rz'] },
-    ...flags('-p --no-renumber'),
-    ...HELP_VERSION,
-  },
+  options: table(
+    valued('text', '-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering'),
+    valued('text', '-s --number-separator'),
+    valued('number', '-i --line-increment -l --join-blank-lines -v --starting-line-number -w --number-width'),
+    { '-n': { value: ['ln', 'rn', 'rz'] }, '--number-format': { value: ['ln', 'rn', 'rz'] } },
+    flags('-p --no-renumber'),
+    HELP_VERSION,
+  ),
 };
 
 /** util-linux column (2.38 and later). */
 export const column: Grammar = {
   name: 'column',
-  options: {
-    ...flags('-t --table -d --table-noheadings -e --table-header-repeat -L --keep-empty-lines -J --json'),
-    ...flags('-x --fillrows -m --table-maxout'),
-    ...valued('text', '-n --table-name -O --table-order -N --table-columns -E --table-noextreme -H --table-hide'),
-    ...valued('text', '-R --table-right -T --table-truncate -W --table-wrap -r --tree -i --tree-id -p --tree-parent'),
-    ...valued('text', '-C --table-column -o --output-separator -s --separator -c --output-width'),
-    ...valued('number', '-l --table-columns-limit -S --use-spaces'),
-    '-h': { terminal: true },
-    '-V': { terminal: true },
-    ...HELP_VERSION,
-  },
+  options: table(
+    flags('-t --table -d --table-noheadings -e --table-header-repeat -L --keep-empty-lines -J --json'),
+    flags('-x --fillrows -m --table-maxout'),
+    valued('text', '-n --table-name -O --table-order -N --table-columns -E --table-noextreme -H --table-hide'),
+    valued('text', '-R --table-right -T --table-truncate -W --table-wrap -r --tree -i --tree-id -p --tree-parent'),
+    valued('text', '-C --table-column -o --output-separator -s --separator -c --output-width'),
+    valued('number', '-l --table-columns-limit -S --use-spaces'),
+    { '-h': { terminal: true }, '-V': { terminal: true } },
+    HELP_VERSION,
+  ),
 };

@@ -3,7 +3,7 @@
  * (`tree -o`, `tree -R` writes `00Tree.html` files), or reads directory names from a file
  * (`tree --fromfile`).
  */
-import { flags, own, type Table, valued } from './kit';
+import { flags, own, type Table, valued, table } from './kit';
 import type { ArgKind, CustomParse, Grammar, OptionSpec } from './types';
 
 /*
@@ -12,28 +12,32 @@ import type { ArgKind, CustomParse, Grammar, OptionSpec } from './types';
  * is `-I PAT -o FILE`). A long option takes `--opt=value` or `--opt value`. So tree gets a parser
  * of its own; the kinds are the same as everywhere.
  */
-const TREE_SHORT: Table = {
-  ...flags('-a -d -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J'),
-  '-L': { value: 'number' },
-  '-P': { value: 'pattern' },
-  '-I': { value: 'pattern' },
-  '-H': { value: 'text' },
-  '-T': { value: 'text' },
-  '-o': { refuse: 'writes its output to a file' },
-  '-R': { refuse: 'writes an 00Tree.html file into every directory' },
-  '-l': { follows: 'use tree without -l (it lists symlinks without descending into them)' },
-};
+const TREE_SHORT: Table = table(
+  flags('-a -d -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J'),
+  {
+    '-L': { value: 'number' },
+    '-P': { value: 'pattern' },
+    '-I': { value: 'pattern' },
+    '-H': { value: 'text' },
+    '-T': { value: 'text' },
+    '-o': { refuse: 'writes its output to a file' },
+    '-R': { refuse: 'writes an 00Tree.html file into every directory' },
+    '-l': { follows: 'use tree without -l (it lists symlinks without descending into them)' },
+  },
+);
 
-const TREE_LONG: Table = {
-  ...flags('--gitignore --matchdirs --metafirst --ignore-case --nolinks --inodes --device --dirsfirst --filesfirst'),
-  ...flags('--si --du --prune --fflinks --info --noreport --help --version'),
-  ...valued('path', '--gitfile --hintro --houtro --infofile'),
-  ...valued('text', '--charset --timefmt'),
-  '--filelimit': { value: 'number' },
-  '--sort': { value: ['name', 'version', 'size', 'mtime', 'ctime', 'none'] },
-  '--fromfile': { refuse: 'reads the directories to list from files, which Planwise cannot check' },
-  '--output': { refuse: 'writes its output to a file' },
-};
+const TREE_LONG: Table = table(
+  flags('--gitignore --matchdirs --metafirst --ignore-case --nolinks --inodes --device --dirsfirst --filesfirst'),
+  flags('--si --du --prune --fflinks --info --noreport --help --version'),
+  valued('path', '--gitfile --hintro --houtro --infofile'),
+  valued('text', '--charset --timefmt'),
+  {
+    '--filelimit': { value: 'number' },
+    '--sort': { value: ['name', 'version', 'size', 'mtime', 'ctime', 'none'] },
+    '--fromfile': { refuse: 'reads the directories to list from files, which Planwise cannot check' },
+    '--output': { refuse: 'writes its output to a file' },
+  },
+);
 
 type Fail = Extract<CustomParse, { ok: false }>;
 
