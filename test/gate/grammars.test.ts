@@ -1,19 +1,23 @@
 /** The argv grammars of the text, listing and search programs (rules §1.1 step 7), read by parseArgv. */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { allowedPrograms, grammarOf } from '../../src/core/gate/grammar';
 import { parseArgv } from '../../src/core/gate/argv';
-import { astGrep } from '../../src/core/gate/grammar/astGrep';
-import { bat } from '../../src/core/gate/grammar/bat';
-import { diff } from '../../src/core/gate/grammar/diff';
-import { echo, falseGrammar, printf, pwd, trueGrammar } from '../../src/core/gate/grammar/echo';
-import { fd } from '../../src/core/gate/grammar/fd';
-import { egrep, fgrep, grep } from '../../src/core/gate/grammar/grep';
-import * as info from '../../src/core/gate/grammar/info';
-import { deniedInFilter, jq } from '../../src/core/gate/grammar/jq';
-import { ls } from '../../src/core/gate/grammar/ls';
-import { tree } from '../../src/core/gate/grammar/tree';
-import { rg } from '../../src/core/gate/grammar/rg';
-import { test as testBuiltin } from '../../src/core/gate/grammar/test';
-import * as text from '../../src/core/gate/grammar/text';
+import { grammars as astGrepFile } from '../../src/core/gate/grammar/astGrep';
+import { grammars as batFile } from '../../src/core/gate/grammar/bat';
+import { grammars as diffFile } from '../../src/core/gate/grammar/diff';
+import { grammars as echoFile } from '../../src/core/gate/grammar/echo';
+import { grammars as fdFile } from '../../src/core/gate/grammar/fd';
+import { grammars as grepFile } from '../../src/core/gate/grammar/grep';
+import { grammars as infoFile } from '../../src/core/gate/grammar/info';
+import { grammars as jqFile } from '../../src/core/gate/grammar/jq';
+import { deniedInFilter } from '../../src/core/gate/grammar/jqFilter';
+import { grammars as lsFile } from '../../src/core/gate/grammar/ls';
+import { grammars as treeFile } from '../../src/core/gate/grammar/tree';
+import { grammars as rgFile } from '../../src/core/gate/grammar/rg';
+import { grammars as testFile } from '../../src/core/gate/grammar/test';
+import { grammars as textFile } from '../../src/core/gate/grammar/text';
 import type { Grammar } from '../../src/core/gate/grammar/types';
 
 /** Splits a command's arguments the way the shell would for these cases: spaces, '…' and "…". */
@@ -41,26 +45,21 @@ function split(line: string): string[] {
   return out;
 }
 
+/** The grammars under test, by program name, as their files export them. */
 const BY_NAME: Record<string, Grammar> = {
-  ...text,
-  ...info,
-  diff,
-  echo,
-  printf,
-  pwd,
-  true: trueGrammar,
-  false: falseGrammar,
-  ls,
-  tree,
-  grep,
-  egrep,
-  fgrep,
-  rg,
-  fd,
-  bat,
-  jq,
-  'ast-grep': astGrep,
-  test: testBuiltin,
+  ...textFile,
+  ...infoFile,
+  ...diffFile,
+  ...echoFile,
+  ...lsFile,
+  ...treeFile,
+  ...grepFile,
+  ...rgFile,
+  ...fdFile,
+  ...batFile,
+  ...jqFile,
+  ...astGrepFile,
+  ...testFile,
 };
 
 function parse(command: string): ReturnType<typeof parseArgv> {
@@ -445,4 +444,37 @@ describe('grammars: test', () => {
   allows('test -L link', 'option path');
   allows("test ! -e 'x y'", 'option option path');
   allows('test -n abc', 'option text');
+});
+
+describe('the grammar index', () => {
+  /** Every file of src/core/gate/grammar/ that exports `grammars`, with that export. */
+  const files = async (): Promise<[string, Readonly<Record<string, Grammar>>][]> => {
+    const dir = join(__dirname, '../../src/core/gate/grammar');
+    const names = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    const loaded = await Promise.all(
+      names.map(async (f): Promise<[string, unknown]> => [
+        f,
+        ((await import(join(dir, f))) as { grammars?: unknown }).grammars,
+      ]),
+    );
+    return loaded.filter((e): e is [string, Readonly<Record<string, Grammar>>] => e[1] !== undefined);
+  };
+
+  it('finds each program of every grammar file, as that file defines it', async () => {
+    const all = await files();
+    assert.ok(all.length >= 18, `only ${all.length} grammar files`);
+    for (const [file, grammars] of all) {
+      for (const [program, grammar] of Object.entries(grammars)) {
+        assert.equal(grammarOf(program), grammar, `${program} of ${file}`);
+      }
+    }
+    const programs = all.flatMap(([, g]) => Object.keys(g)).sort();
+    assert.deepEqual(allowedPrograms(), programs);
+  });
+
+  it("finds nothing for names that are no program, Object's own included", () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'python', 'LS', '']) {
+      assert.equal(grammarOf(name), undefined, name);
+    }
+  });
 });

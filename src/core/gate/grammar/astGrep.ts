@@ -42,7 +42,7 @@ function customLanguages(state: ArgvState): { rule: string; reason: string } | n
 
 const REWRITES = 'rewrites code';
 
-export const astGrepRun: Grammar = {
+const astGrepRun: Grammar = {
   name: 'ast-grep run',
   options: table(
     GLOBAL,
@@ -58,7 +58,7 @@ export const astGrepRun: Grammar = {
   check: customLanguages,
 };
 
-export const astGrepScan: Grammar = {
+const astGrepScan: Grammar = {
   name: 'ast-grep scan',
   options: table(
     GLOBAL,
@@ -79,7 +79,7 @@ export const astGrepScan: Grammar = {
   check: customLanguages,
 };
 
-export const astGrepTest: Grammar = {
+const astGrepTest: Grammar = {
   name: 'ast-grep test',
   options: table(
     GLOBAL,
@@ -93,7 +93,7 @@ export const astGrepTest: Grammar = {
   check: customLanguages,
 };
 
-export const astGrepOutline: Grammar = {
+const astGrepOutline: Grammar = {
   name: 'ast-grep outline',
   options: table(
     GLOBAL,
@@ -142,4 +142,7 @@ function astGrepWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-export const astGrep: Grammar = { name: 'ast-grep', options: {}, projectCode: true, custom: astGrepWords };
+const astGrep: Grammar = { name: 'ast-grep', options: {}, projectCode: true, custom: astGrepWords };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { 'ast-grep': astGrep };

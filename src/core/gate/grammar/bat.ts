@@ -6,7 +6,7 @@
 import { flags, refused, terminal, valued, table } from './kit';
 import type { Grammar } from './types';
 
-export const bat: Grammar = {
+const bat: Grammar = {
   name: 'bat',
   options: table(
     flags('-A --show-all -p --plain -P -d --diff -S --chop-long-lines -n --number -f --force-colorization'),
@@ -38,3 +38,6 @@ export const bat: Grammar = {
     return null;
   },
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { bat };

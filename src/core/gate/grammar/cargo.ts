@@ -187,7 +187,7 @@ const NEXTEST: Grammar = {
   subcommandRequired: true,
 };
 
-export const cargo: Grammar = {
+const cargo: Grammar = {
   name: 'cargo',
   options: table(flags('-q', '--quiet', '-v', '--verbose', '--offline', '--frozen', '--locked'), {
     '--color': TEXT,
@@ -197,3 +197,6 @@ export const cargo: Grammar = {
   subcommands: { check: CHECK, test: TEST, clippy: CLIPPY, metadata: METADATA, tree: TREE, nextest: NEXTEST },
   subcommandRequired: true,
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { cargo };

@@ -5,7 +5,7 @@
 import { flags, HELP_VERSION, refused, valued, table } from './kit';
 import type { Grammar } from './types';
 
-export const diff: Grammar = {
+const diff: Grammar = {
   name: 'diff',
   options: table(
     flags('--normal -q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side'),
@@ -36,3 +36,6 @@ export const diff: Grammar = {
     };
   },
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { diff };

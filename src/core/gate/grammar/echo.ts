@@ -18,17 +18,17 @@ function echoWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-export const echo: Grammar = { name: 'echo', options: {}, custom: echoWords };
+const echo: Grammar = { name: 'echo', options: {}, custom: echoWords };
 
 /** bash's printf: `-v VAR` assigns to a shell variable; the format and its arguments are text. */
-export const printf: Grammar = {
+const printf: Grammar = {
   name: 'printf',
   options: table(refused('assigns the output to a shell variable instead of printing it', '-v'), HELP_VERSION),
   optionsFirst: true,
   positional: allText,
 };
 
-export const pwd: Grammar = {
+const pwd: Grammar = {
   name: 'pwd',
   options: table(flags('-L -P'), HELP_VERSION),
   positional: () => null,
@@ -39,5 +39,14 @@ function ignoreWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds: args.map((): ArgKind => ({ kind: 'text' })) };
 }
 
-export const trueGrammar: Grammar = { name: 'true', options: {}, custom: ignoreWords };
-export const falseGrammar: Grammar = { name: 'false', options: {}, custom: ignoreWords };
+const trueGrammar: Grammar = { name: 'true', options: {}, custom: ignoreWords };
+const falseGrammar: Grammar = { name: 'false', options: {}, custom: ignoreWords };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = {
+  echo,
+  printf,
+  pwd,
+  true: trueGrammar,
+  false: falseGrammar,
+};

@@ -12,7 +12,7 @@ const TYPES = [
 
 const PATH_WORDS = ['--search-path', '--ignore-file'];
 
-export const fd: Grammar = {
+const fd: Grammar = {
   name: 'fd',
   options: table(
     flags('-H --hidden -I --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git'),
@@ -49,3 +49,6 @@ export const fd: Grammar = {
     };
   },
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { fd };

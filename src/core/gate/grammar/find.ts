@@ -138,4 +138,7 @@ function parseFind(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-export const find: Grammar = { name: 'find', options: {}, custom: parseFind };
+const find: Grammar = { name: 'find', options: {}, custom: parseFind };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { find };

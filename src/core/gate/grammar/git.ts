@@ -322,7 +322,7 @@ const GREP: Grammar = {
 
 const GLOBAL_REPO: OptionSpec = { refuse: 'points git at another repository, configuration or program' };
 
-export const git: Grammar = {
+const git: Grammar = {
   name: 'git',
   options: {
     '--no-pager': FLAG,
@@ -357,3 +357,6 @@ export const git: Grammar = {
   },
   subcommandRequired: true,
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { git };

@@ -38,6 +38,9 @@ function grepLike(name: string): Grammar {
   return { name, options: GREP_OPTIONS, numericOption: true, positional: patternFirst(SUPPLIERS) };
 }
 
-export const grep: Grammar = grepLike('grep');
-export const egrep: Grammar = grepLike('egrep');
-export const fgrep: Grammar = grepLike('fgrep');
+const grep: Grammar = grepLike('grep');
+const egrep: Grammar = grepLike('egrep');
+const fgrep: Grammar = grepLike('fgrep');
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { grep, egrep, fgrep };

@@ -1,8 +1,10 @@
 /**
  * The allow-list of programs (rules §1.1 step 5), each with its argv grammar (step 7). A program
  * is allowed exactly when it is listed here. To add one, write its grammar in a file of its own
- * (or its family's) in this folder and list it below; `test/gate/grammars.test.ts` and the
- * corpora then say whether it holds.
+ * (or its family's) in this folder, add it to that file's one export, `grammars` (keyed by program
+ * name), and give it a case in `familyOf` below (a new file also goes in `ALL_FAMILIES`);
+ * `test/gate/grammars.test.ts` checks that every program of every file is found, and the corpora
+ * say whether the grammar holds.
  *
  * Each family's file is loaded when the gate first judges one of its programs, not when the gate
  * loads: the option tables are a good share of a short `planwise check-command`'s start (building
@@ -29,94 +31,132 @@ import type * as M_test from './test';
 import type * as M_text from './text';
 import type * as M_tree from './tree';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading; see above */
-const astGrep = () => require('./astGrep') as typeof M_astGrep;
-const bat = () => require('./bat') as typeof M_bat;
-const cargo = () => require('./cargo') as typeof M_cargo;
-const diff = () => require('./diff') as typeof M_diff;
-const echo = () => require('./echo') as typeof M_echo;
-const fd = () => require('./fd') as typeof M_fd;
-const find = () => require('./find') as typeof M_find;
-const git = () => require('./git') as typeof M_git;
-const grep = () => require('./grep') as typeof M_grep;
-const info = () => require('./info') as typeof M_info;
-const jq = () => require('./jq') as typeof M_jq;
-const ls = () => require('./ls') as typeof M_ls;
-const packageManagers = () => require('./packageManagers') as typeof M_packageManagers;
-const rg = () => require('./rg') as typeof M_rg;
-const sed = () => require('./sed') as typeof M_sed;
-const test = () => require('./test') as typeof M_test;
-const text = () => require('./text') as typeof M_text;
-const treeFile = () => require('./tree') as typeof M_tree;
-/* eslint-enable @typescript-eslint/no-require-imports */
+type Family = Readonly<Record<string, Grammar>>;
 
-/** Each allowed program and where its grammar is. */
-const GRAMMARS: Readonly<Record<string, () => Grammar>> = {
-  // Search and listing.
-  rg: () => rg().rg,
-  grep: () => grep().grep,
-  egrep: () => grep().egrep,
-  fgrep: () => grep().fgrep,
-  find: () => find().find,
-  fd: () => fd().fd,
-  ls: () => ls().ls,
-  tree: () => treeFile().tree,
-  // Reading and text.
-  cat: () => text().cat,
-  bat: () => bat().bat,
-  head: () => text().head,
-  tail: () => text().tail,
-  wc: () => text().wc,
-  sort: () => text().sort,
-  uniq: () => text().uniq,
-  cut: () => text().cut,
-  tr: () => text().tr,
-  nl: () => text().nl,
-  column: () => text().column,
-  diff: () => diff().diff,
-  sed: () => sed().sed,
-  'ast-grep': () => astGrep().astGrep,
-  jq: () => jq().jq,
-  echo: () => echo().echo,
-  printf: () => echo().printf,
-  // Facts about files and the system.
-  pwd: () => echo().pwd,
-  test: () => test().test,
-  true: () => echo().trueGrammar,
-  false: () => echo().falseGrammar,
-  which: () => info().which,
-  stat: () => info().stat,
-  file: () => info().file,
-  du: () => info().du,
-  df: () => info().df,
-  realpath: () => info().realpath,
-  basename: () => info().basename,
-  dirname: () => info().dirname,
-  date: () => info().date,
-  whoami: () => info().whoami,
-  uname: () => info().uname,
-  // Version control and the project's own tests (trusted workspaces only for the latter).
-  git: () => git().git,
-  npm: () => packageManagers().npm,
-  pnpm: () => packageManagers().pnpm,
-  yarn: () => packageManagers().yarn,
-  cargo: () => cargo().cargo,
-};
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading; see above */
+/**
+ * The grammars of the file that holds `program`, loading it on first use. A switch, so loading the
+ * gate builds nothing here: no table of sixty closures, and each file has one export (`grammars`),
+ * as esbuild gives every export of a lazily required file an accessor when the gate loads.
+ */
+function familyOf(program: string): Family | undefined {
+  switch (program) {
+    // Search and listing.
+    case 'rg':
+      return (require('./rg') as typeof M_rg).grammars;
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+      return (require('./grep') as typeof M_grep).grammars;
+    case 'find':
+      return (require('./find') as typeof M_find).grammars;
+    case 'fd':
+      return (require('./fd') as typeof M_fd).grammars;
+    case 'ls':
+      return (require('./ls') as typeof M_ls).grammars;
+    case 'tree':
+      return (require('./tree') as typeof M_tree).grammars;
+    // Reading and text.
+    case 'cat':
+    case 'head':
+    case 'tail':
+    case 'wc':
+    case 'sort':
+    case 'uniq':
+    case 'cut':
+    case 'tr':
+    case 'nl':
+    case 'column':
+      return (require('./text') as typeof M_text).grammars;
+    case 'bat':
+      return (require('./bat') as typeof M_bat).grammars;
+    case 'diff':
+      return (require('./diff') as typeof M_diff).grammars;
+    case 'sed':
+      return (require('./sed') as typeof M_sed).grammars;
+    case 'ast-grep':
+      return (require('./astGrep') as typeof M_astGrep).grammars;
+    case 'jq':
+      return (require('./jq') as typeof M_jq).grammars;
+    case 'echo':
+    case 'printf':
+    case 'pwd':
+    case 'true':
+    case 'false':
+      return (require('./echo') as typeof M_echo).grammars;
+    // Facts about files and the system.
+    case 'test':
+      return (require('./test') as typeof M_test).grammars;
+    case 'which':
+    case 'stat':
+    case 'file':
+    case 'du':
+    case 'df':
+    case 'realpath':
+    case 'basename':
+    case 'dirname':
+    case 'date':
+    case 'whoami':
+    case 'uname':
+      return (require('./info') as typeof M_info).grammars;
+    // Version control and the project's own tests (trusted workspaces only for the latter).
+    case 'git':
+      return (require('./git') as typeof M_git).grammars;
+    case 'npm':
+    case 'pnpm':
+    case 'yarn':
+      return (require('./packageManagers') as typeof M_packageManagers).grammars;
+    case 'cargo':
+      return (require('./cargo') as typeof M_cargo).grammars;
+    default:
+      return undefined;
+  }
+}
+
+/** Every grammar file, for the list of allowed programs (which loads them all). */
+const ALL_FAMILIES = (): Family[] => [
+  (require('./astGrep') as typeof M_astGrep).grammars,
+  (require('./bat') as typeof M_bat).grammars,
+  (require('./cargo') as typeof M_cargo).grammars,
+  (require('./diff') as typeof M_diff).grammars,
+  (require('./echo') as typeof M_echo).grammars,
+  (require('./fd') as typeof M_fd).grammars,
+  (require('./find') as typeof M_find).grammars,
+  (require('./git') as typeof M_git).grammars,
+  (require('./grep') as typeof M_grep).grammars,
+  (require('./info') as typeof M_info).grammars,
+  (require('./jq') as typeof M_jq).grammars,
+  (require('./ls') as typeof M_ls).grammars,
+  (require('./packageManagers') as typeof M_packageManagers).grammars,
+  (require('./rg') as typeof M_rg).grammars,
+  (require('./sed') as typeof M_sed).grammars,
+  (require('./test') as typeof M_test).grammars,
+  (require('./text') as typeof M_text).grammars,
+  (require('./tree') as typeof M_tree).grammars,
+];
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const loaded = new Map<string, Grammar>();
 
 /** The grammar of an allowed program, or undefined when the program is not allowed. */
 export function grammarOf(program: string): Grammar | undefined {
-  if (!Object.hasOwn(GRAMMARS, program)) return undefined;
   let grammar = loaded.get(program);
-  if (!grammar) {
-    grammar = GRAMMARS[program]!();
+  if (grammar === undefined) {
+    const family = familyOf(program);
+    grammar = family !== undefined && Object.hasOwn(family, program) ? family[program] : undefined;
+    if (grammar === undefined) return undefined;
     loaded.set(program, grammar);
   }
   return grammar;
 }
 
-/** The allowed programs, sorted (for messages and the README). */
+/**
+ * The allowed programs, sorted (for messages and the README): every program some grammar file
+ * names that `grammarOf` also finds, so a file's program missing from the switch is not listed.
+ */
 export function allowedPrograms(): string[] {
-  return Object.keys(GRAMMARS).sort();
+  return ALL_FAMILIES()
+    .flatMap((f) => Object.keys(f))
+    .filter((p) => grammarOf(p) !== undefined)
+    .sort();
 }

@@ -7,14 +7,14 @@ import { allText, flags, following, HELP_VERSION, refused, terminal, valued, tab
 import type { Grammar } from './types';
 
 /** Debian's `which` is a POSIX shell script: `-a`, then program names. */
-export const which: Grammar = {
+const which: Grammar = {
   name: 'which',
   options: table(flags('-a')),
   optionsFirst: true,
   positional: allText,
 };
 
-export const stat: Grammar = {
+const stat: Grammar = {
   name: 'stat',
   options: table(
     flags('-L --dereference -f --file-system -t --terse'),
@@ -29,7 +29,7 @@ const FILE_TEST = {
 } as const;
 const RUNS_DECOMPRESSORS = 'looks inside compressed files by running decompression programs';
 
-export const file: Grammar = {
+const file: Grammar = {
   name: 'file',
   options: table(
     flags('-b --brief -c --checking-printout -i --mime --apple --extension --mime-type --mime-encoding'),
@@ -56,7 +56,7 @@ export const file: Grammar = {
   },
 };
 
-export const du: Grammar = {
+const du: Grammar = {
   name: 'du',
   options: table(
     flags('-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable'),
@@ -73,7 +73,7 @@ export const du: Grammar = {
   ),
 };
 
-export const df: Grammar = {
+const df: Grammar = {
   name: 'df',
   options: table(
     flags('-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --total'),
@@ -85,7 +85,7 @@ export const df: Grammar = {
   ),
 };
 
-export const realpath: Grammar = {
+const realpath: Grammar = {
   name: 'realpath',
   options: table(
     flags('-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet'),
@@ -95,13 +95,13 @@ export const realpath: Grammar = {
   ),
 };
 
-export const basename: Grammar = {
+const basename: Grammar = {
   name: 'basename',
   options: table(flags('-a --multiple -z --zero'), valued('text', '-s --suffix'), HELP_VERSION),
   positional: allText,
 };
 
-export const dirname: Grammar = {
+const dirname: Grammar = {
   name: 'dirname',
   options: table(flags('-z --zero'), HELP_VERSION),
   positional: allText,
@@ -110,7 +110,7 @@ export const dirname: Grammar = {
 const ISO_8601 = { value: ['date', 'hours', 'minutes', 'seconds', 'ns'], optionalValue: true } as const;
 
 /** date prints; `-s` and an operand that is not a `+FORMAT` set the system clock. */
-export const date: Grammar = {
+const date: Grammar = {
   name: 'date',
   options: table(
     valued('text', '-d --date'),
@@ -131,9 +131,9 @@ export const date: Grammar = {
   },
 };
 
-export const whoami: Grammar = { name: 'whoami', options: table(HELP_VERSION), positional: () => null };
+const whoami: Grammar = { name: 'whoami', options: table(HELP_VERSION), positional: () => null };
 
-export const uname: Grammar = {
+const uname: Grammar = {
   name: 'uname',
   options: table(
     flags('-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine'),
@@ -141,4 +141,19 @@ export const uname: Grammar = {
     HELP_VERSION,
   ),
   positional: () => null,
+};
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = {
+  which,
+  stat,
+  file,
+  du,
+  df,
+  realpath,
+  basename,
+  dirname,
+  date,
+  whoami,
+  uname,
 };

@@ -6,7 +6,7 @@
 import { flags, following, GNU_WHEN, HELP_VERSION, valued, table } from './kit';
 import type { Grammar } from './types';
 
-export const ls: Grammar = {
+const ls: Grammar = {
   name: 'ls',
   options: table(
     flags('-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f'),
@@ -31,3 +31,6 @@ export const ls: Grammar = {
     HELP_VERSION,
   ),
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { ls };

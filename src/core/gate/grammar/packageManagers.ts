@@ -19,7 +19,7 @@ const COVERAGE: OptionSpec = { refuse: 'writes a coverage report into the worksp
  * What a test runner may be given (mocha, jest, vitest, node --test, ava, tap): test selection,
  * reporters and output, timeouts, and test files inside the workspace.
  */
-export const TEST_ARGS: Grammar = {
+const TEST_ARGS: Grammar = {
   name: 'test',
   options: {
     '--grep': PATTERN,
@@ -125,7 +125,7 @@ const NPM_GLOBALS: Record<string, OptionSpec> = {
   '-v': { terminal: true },
 };
 
-export const npm: Grammar = {
+const npm: Grammar = {
   name: 'npm',
   options: NPM_GLOBALS,
   subcommands: { test: TEST, t: TEST, tst: TEST, run: NPM_RUN, 'run-script': NPM_RUN },
@@ -141,7 +141,7 @@ const DIRECT_RUN: Grammar = {
   subcommandRequired: true,
 };
 
-export const pnpm: Grammar = {
+const pnpm: Grammar = {
   name: 'pnpm',
   options: {
     '--silent': FLAG,
@@ -160,7 +160,7 @@ export const pnpm: Grammar = {
   subcommandRequired: true,
 };
 
-export const yarn: Grammar = {
+const yarn: Grammar = {
   name: 'yarn',
   options: {
     '--silent': FLAG,
@@ -172,3 +172,6 @@ export const yarn: Grammar = {
   subcommands: { test: DIRECT_TEST, run: DIRECT_RUN },
   subcommandRequired: true,
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { npm, pnpm, yarn };

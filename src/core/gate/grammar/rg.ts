@@ -16,7 +16,7 @@ function toggles(names: string): string {
     .join(' ');
 }
 
-export const rg: Grammar = {
+const rg: Grammar = {
   name: 'rg',
   options: table(
     flags('-b --byte-offset -c --count --count-matches --files -l --files-with-matches --files-without-match'),
@@ -61,3 +61,6 @@ export const rg: Grammar = {
   ),
   positional: patternFirst(SUPPLIERS),
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { rg };

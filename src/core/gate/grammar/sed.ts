@@ -32,7 +32,7 @@ function check(state: ArgvState): { rule: string; reason: string } | null {
   return problem ? { rule: 'sed', reason: `'sed': ${problem}` } : null;
 }
 
-export const sed: Grammar = {
+const sed: Grammar = {
   name: 'sed',
   options: {
     '-n': FLAG,
@@ -71,3 +71,6 @@ export const sed: Grammar = {
   check,
   safeMode: { key: 'sedSandbox', insert: '--sandbox' },
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { sed };

@@ -10,7 +10,7 @@ import type { Grammar } from './types';
 
 const NAMES_FROM_FILE = 'reads the names of its input files from a file, which Planwise cannot check';
 
-export const cat: Grammar = {
+const cat: Grammar = {
   name: 'cat',
   options: table(
     flags('-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs'),
@@ -25,9 +25,9 @@ const HEAD_TAIL_COMMON = table(
   HELP_VERSION,
 );
 
-export const head: Grammar = { name: 'head', options: HEAD_TAIL_COMMON, numericOption: true };
+const head: Grammar = { name: 'head', options: HEAD_TAIL_COMMON, numericOption: true };
 
-export const tail: Grammar = {
+const tail: Grammar = {
   name: 'tail',
   options: table(
     HEAD_TAIL_COMMON,
@@ -45,7 +45,7 @@ export const tail: Grammar = {
   },
 };
 
-export const wc: Grammar = {
+const wc: Grammar = {
   name: 'wc',
   options: table(
     flags('-c --bytes -m --chars -l --lines -L --max-line-length -w --words'),
@@ -55,7 +55,7 @@ export const wc: Grammar = {
   ),
 };
 
-export const sort: Grammar = {
+const sort: Grammar = {
   name: 'sort',
   options: table(
     flags('-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort'),
@@ -76,7 +76,7 @@ export const sort: Grammar = {
   ),
 };
 
-export const uniq: Grammar = {
+const uniq: Grammar = {
   name: 'uniq',
   options: table(
     flags('-c --count -d --repeated -D -i --ignore-case -u --unique -z --zero-terminated'),
@@ -96,7 +96,7 @@ export const uniq: Grammar = {
       : null,
 };
 
-export const cut: Grammar = {
+const cut: Grammar = {
   name: 'cut',
   options: table(
     valued('text', '-b --bytes -c --characters -f --fields -d --delimiter --output-delimiter'),
@@ -106,13 +106,13 @@ export const cut: Grammar = {
 };
 
 /** tr reads only standard input: its one or two operands are character sets. */
-export const tr: Grammar = {
+const tr: Grammar = {
   name: 'tr',
   options: table(flags('-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1'), HELP_VERSION),
   positional: (index) => (index < 2 ? 'text' : null),
 };
 
-export const nl: Grammar = {
+const nl: Grammar = {
   name: 'nl',
   options: table(
     valued('text', '-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering'),
@@ -125,7 +125,7 @@ export const nl: Grammar = {
 };
 
 /** util-linux column (2.38 and later). */
-export const column: Grammar = {
+const column: Grammar = {
   name: 'column',
   options: table(
     flags('-t --table -d --table-noheadings -e --table-header-repeat -L --keep-empty-lines -J --json'),
@@ -138,3 +138,6 @@ export const column: Grammar = {
     HELP_VERSION,
   ),
 };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { cat, head, tail, wc, sort, uniq, cut, tr, nl, column };

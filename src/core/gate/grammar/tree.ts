@@ -131,4 +131,7 @@ function treeWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-export const tree: Grammar = { name: 'tree', options: {}, custom: treeWords };
+const tree: Grammar = { name: 'tree', options: {}, custom: treeWords };
+
+/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+export const grammars: Readonly<Record<string, Grammar>> = { tree };
