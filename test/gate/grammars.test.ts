@@ -478,3 +478,23 @@ describe('the grammar index', () => {
     }
   });
 });
+
+describe('the option tables', () => {
+  it('name every option without white space (the builders split names at single spaces)', () => {
+    const seen = new Set<Grammar>();
+    const walk = (g: Grammar, where: string): number => {
+      if (seen.has(g)) return 0;
+      seen.add(g);
+      let n = 0;
+      for (const name of Object.keys(g.options)) {
+        assert.match(name, /^\S+$/, `${where}: option ${JSON.stringify(name)}`);
+        n++;
+      }
+      for (const [sub, sg] of Object.entries(g.subcommands ?? {})) n += walk(sg, `${where} ${sub}`);
+      return n;
+    };
+    let total = 0;
+    for (const program of allowedPrograms()) total += walk(grammarOf(program) as Grammar, program);
+    assert.ok(total > 1000, `only ${total} options`);
+  });
+});
