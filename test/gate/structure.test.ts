@@ -151,6 +151,11 @@ describe('gate: program allow-list (step 5)', () => {
     ['chmod +x a', 'changes files'],
     ['ln -s a b', 'changes files'],
     ['curl http://example.test', 'not on the read-only allow-list'],
+    // A program word holding a space is no name of any list, though the two halves are.
+    ["'tee dd' a", 'not on the read-only allow-list'],
+    ["'vi vim' a", 'not on the read-only allow-list'],
+    ['"" a', 'not on the read-only allow-list'],
+    ['tee.exe a', 'not on the read-only allow-list'],
   ];
   for (const [command, why] of refused) {
     it(`refuses ${command}`, async () => {

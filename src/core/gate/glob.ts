@@ -63,23 +63,25 @@ function toBytes(s: string): string {
 const fromBytes = (s: string): string =>
   (decoder ??= new TextDecoder()).decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
 
-/** Character classes of the C locale, tested on one byte. */
-const CLASSES = new Map<string, RegExp>([
-  ['alpha', /[A-Za-z]/],
-  ['digit', /[0-9]/],
-  ['alnum', /[A-Za-z0-9]/],
-  ['upper', /[A-Z]/],
-  ['lower', /[a-z]/],
-  ['space', /[ \t-\r]/],
-  ['blank', /[ \t]/],
-  ['punct', /[!-/:-@[-`{-~]/],
-  ['print', /[ -~]/],
-  ['graph', /[!-~]/],
-  ['cntrl', /[^ -~\x80-\xff]/],
-  ['xdigit', /[0-9A-Fa-f]/],
-  ['word', /\w/],
-  ['ascii', /[^\x80-\xff]/],
-]);
+/** Character classes of the C locale, tested on one byte; built when a pattern first uses one. */
+let classes: ReadonlyMap<string, RegExp> | undefined;
+const characterClasses = (): ReadonlyMap<string, RegExp> =>
+  (classes ??= new Map<string, RegExp>([
+    ['alpha', /[A-Za-z]/],
+    ['digit', /[0-9]/],
+    ['alnum', /[A-Za-z0-9]/],
+    ['upper', /[A-Z]/],
+    ['lower', /[a-z]/],
+    ['space', /[ \t-\r]/],
+    ['blank', /[ \t]/],
+    ['punct', /[!-/:-@[-`{-~]/],
+    ['print', /[ -~]/],
+    ['graph', /[!-~]/],
+    ['cntrl', /[^ -~\x80-\xff]/],
+    ['xdigit', /[0-9A-Fa-f]/],
+    ['word', /\w/],
+    ['ascii', /[^\x80-\xff]/],
+  ]));
 
 /** A collating symbol `[.x.]` from `at` (the `.`): its byte (-1 when invalid) and where it ends. */
 function collatingSymbol(p: string, at: number): { value: number; next: number } {
@@ -138,7 +140,10 @@ function bracket(p: string, start: number, t: string): number {
       const close = p.indexOf(':]', i + 1);
       let hit = false;
       if (close >= 0) {
-        hit = CLASSES.get(unquote(p.slice(i + 1, close)))?.test(t) ?? false;
+        hit =
+          characterClasses()
+            .get(unquote(p.slice(i + 1, close)))
+            ?.test(t) ?? false;
         i = close + 2;
       }
       if (hit) return matched(i);

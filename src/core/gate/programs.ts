@@ -7,29 +7,37 @@ import { grammarOf } from './grammar';
 import type { PathResolver } from './resolve';
 import { blocked, type Verdict, type Word } from './types';
 
-/** Words that run the rest of the line as another command (step 4). */
-const COMMAND_RUNNERS = new Set(
-  (
-    'sudo doas xargs nohup time exec eval command builtin source . nice timeout watch ' +
-    'stdbuf setsid ionice chrt taskset strace ltrace su runuser pkexec unbuffer flock parallel chroot nsenter unshare'
-  ).split(' '),
-);
+/**
+ * Whether `word` is one of the space-separated `names`. The lists stay strings, searched on use:
+ * building a Set of each when the gate loads was a share of every one-shot `check-command`, and
+ * most of them are read only when a program is refused.
+ */
+function named(names: string, word: string): boolean {
+  // A word with a space in it could span two names; only a space separates them.
+  return word !== '' && !word.includes(' ') && names.includes(` ${word} `);
+}
 
-const FILE_WRITERS = new Set('tee dd'.split(' '));
-const FILE_CHANGERS = new Set(
-  'cp mv rm rmdir mkdir touch chmod chown chgrp ln truncate install shred unlink rsync patch split csplit'.split(' '),
+/** A list for `named`: the names with a space before and after each. */
+const names = (list: string): string => ` ${list} `;
+
+/** Words that run the rest of the line as another command (step 4). */
+const COMMAND_RUNNERS = names(
+  'sudo doas xargs nohup time exec eval command builtin source . nice timeout watch ' +
+    'stdbuf setsid ionice chrt taskset strace ltrace su runuser pkexec unbuffer flock parallel chroot nsenter unshare',
 );
-const INTERPRETERS = new Set(
-  (
-    'sh bash zsh dash ksh mksh fish csh tcsh ash busybox nodejs deno bun php lua luajit awk gawk mawk nawk ' +
-    'tclsh wish expect osascript pwsh powershell rscript julia java groovy swift go make cmake ninja npx bunx pipx'
-  ).split(' '),
+const FILE_WRITERS = names('tee dd');
+const FILE_CHANGERS = names(
+  'cp mv rm rmdir mkdir touch chmod chown chgrp ln truncate install shred unlink rsync patch split csplit',
+);
+const INTERPRETERS = names(
+  'sh bash zsh dash ksh mksh fish csh tcsh ash busybox nodejs deno bun php lua luajit awk gawk mawk nawk ' +
+    'tclsh wish expect osascript pwsh powershell rscript julia java groovy swift go make cmake ninja npx bunx pipx',
 );
 const VERSIONED_INTERPRETER = /^(python|pypy|perl|ruby|node|php|lua)[0-9.]*$/;
-const EDITORS = new Set('vi vim nvim view nano pico emacs ed ex code micro hx kak joe'.split(' '));
-const PAGERS = new Set('less more most pg'.split(' '));
+const EDITORS = names('vi vim nvim view nano pico emacs ed ex code micro hx kak joe');
+const PAGERS = names('less more most pg');
 /** Directories a program may be named by full path from (`/usr/bin/rg` counts as `rg`). */
-const SYSTEM_BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/opt/homebrew/bin']);
+const SYSTEM_BIN_DIRS = names('/bin /usr/bin /usr/local/bin /sbin /usr/sbin /opt/homebrew/bin');
 
 /** Step 5: why a program that is not allow-listed is refused. */
 function refuseProgram(name: string, word: string): Verdict {
@@ -40,13 +48,13 @@ function refuseProgram(name: string, word: string): Verdict {
       "'sg' is also the set-group command, which runs a command; call ast-grep by its full name",
     );
   }
-  if (FILE_WRITERS.has(name)) return blocked('program', `'${shown}' writes files`);
-  if (FILE_CHANGERS.has(name)) return blocked('program', `'${shown}' changes files`);
-  if (INTERPRETERS.has(name) || VERSIONED_INTERPRETER.test(name)) {
+  if (named(FILE_WRITERS, name)) return blocked('program', `'${shown}' writes files`);
+  if (named(FILE_CHANGERS, name)) return blocked('program', `'${shown}' changes files`);
+  if (named(INTERPRETERS, name) || VERSIONED_INTERPRETER.test(name)) {
     return blocked('program', `'${shown}' is an interpreter or build tool that can run any code`);
   }
-  if (EDITORS.has(name)) return blocked('program', `'${shown}' is an editor`);
-  if (PAGERS.has(name)) return blocked('program', `'${shown}' is a pager and can run commands`);
+  if (named(EDITORS, name)) return blocked('program', `'${shown}' is an editor`);
+  if (named(PAGERS, name)) return blocked('program', `'${shown}' is a pager and can run commands`);
   return blocked('program', `'${shown}' is not on the read-only allow-list`);
 }
 
@@ -60,7 +68,7 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
   if (!v.includes('/')) return programByName(v, v);
   const normal = posix.normalize(v);
   const name = posix.basename(normal);
-  if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(posix.dirname(normal))) {
+  if (!normal.startsWith('/') || !named(SYSTEM_BIN_DIRS, posix.dirname(normal))) {
     return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
   }
   if (!grammarOf(name)) return programByName(name, v);
@@ -76,7 +84,7 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
 
 function programByName(name: string, v: string): string | Verdict {
   const lower = name.toLowerCase();
-  if (COMMAND_RUNNERS.has(lower)) {
+  if (named(COMMAND_RUNNERS, lower)) {
     return blocked('prefix', `'${v}' runs another command; command prefixes are not allowed`);
   }
   if (name === 'cd') return blocked('cd', "'cd' must be a command of its own, without assignments before it");
