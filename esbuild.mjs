@@ -48,16 +48,16 @@ const lazyHostPlugin = {
 };
 
 /**
- * The CLI's dispatcher (dist/cli.js) holds only src/cli/main.ts: each `import('./commands/x')` of
- * main.ts becomes a lazy `require('./cli/<bundle>.js')` of that command's own bundle, so
+ * The CLI's dispatcher (dist/cli.js) holds only src/cli/main.ts: each `require('./commands/x')` of
+ * main.ts becomes a lazy load of that command's own bundle, dist/cli/<bundle>.js, so
  * `planwise --version` parses a few KB and `check-command` only the gate, never `openai`.
  */
 /** Commands that share one bundle: `plan` and `resume` both run a session (src/cli/commands/session.ts). */
 const CLI_SHARED_BUNDLES = { plan: 'session', resume: 'session' };
-/** Every `import('./commands/x')` of main.ts; each command not shared gets a bundle of its own. */
-const cliCommands = [...readFileSync('src/cli/main.ts', 'utf8').matchAll(/import\('\.\/commands\/(\w+)'\)/g)].map(
-  (m) => m[1],
-);
+/** Every `require('./commands/x')` of main.ts; each command not shared gets a bundle of its own. */
+const cliCommands = [
+  ...readFileSync('src/cli/main.ts', 'utf8').matchAll(/load: \(\) => \(require\('\.\/commands\/(\w+)'\)/g),
+].map((m) => m[1]);
 const cliBundleOf = (command) => CLI_SHARED_BUNDLES[command] ?? command.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const lazyCliCommandsPlugin = {
   name: 'lazy-cli-commands',

@@ -1,38 +1,51 @@
 import type { CliCommand, CliIO } from './io';
 import { EXIT_USAGE } from './io';
 import { writeOnce } from './directWrite';
+import type * as M_checkCommand from './commands/checkCommand';
+import type * as M_validatePlan from './commands/validatePlan';
+import type * as M_plans from './commands/plans';
+import type * as M_review from './commands/review';
+import type * as M_plan from './commands/plan';
+import type * as M_revert from './commands/revert';
+import type * as M_resume from './commands/resume';
 
-/** Subcommands load lazily so `planwise check-command` does not pay for the model client. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see below */
+/**
+ * Subcommands load lazily so `planwise check-command` does not pay for the model client. In the
+ * built CLI each such require loads that command's own bundle (esbuild.mjs): a plain
+ * call, where an `await import()` went through a promise and copied the module's exports twice.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => CliCommand }> = {
   'check-command': {
     summary: 'check a shell command against the read-only gate',
-    load: async () => (await import('./commands/checkCommand')).checkCommand,
+    load: () => (require('./commands/checkCommand') as typeof M_checkCommand).checkCommand,
   },
   'validate-plan': {
     summary: 'check a plan file against the plan rules (exit 0 valid, 1 invalid)',
-    load: async () => (await import('./commands/validatePlan')).validatePlanCommand,
+    load: () => (require('./commands/validatePlan') as typeof M_validatePlan).validatePlanCommand,
   },
   plans: {
     summary: 'list the plans of a workspace with their tracker progress',
-    load: async () => (await import('./commands/plans')).plansCommand,
+    load: () => (require('./commands/plans') as typeof M_plans).plansCommand,
   },
   review: {
     summary: 'comment on a plan (step N: …), resolve threads, list them',
-    load: async () => (await import('./commands/review')).reviewCommand,
+    load: () => (require('./commands/review') as typeof M_review).reviewCommand,
   },
   plan: {
     summary: 'plan a task read-only, then approve and build it (on a terminal)',
-    load: async () => (await import('./commands/plan')).planCommand,
+    load: () => (require('./commands/plan') as typeof M_plan).planCommand,
   },
   revert: {
     summary: "undo a build: restore the files it touched (or go back to a step's checkpoint)",
-    load: async () => (await import('./commands/revert')).revertCommand,
+    load: () => (require('./commands/revert') as typeof M_revert).revertCommand,
   },
   resume: {
     summary: 'resume a session: decide a pending plan, or answer the planner',
-    load: async () => (await import('./commands/resume')).resumeCommand,
+    load: () => (require('./commands/resume') as typeof M_resume).resumeCommand,
   },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`);
@@ -50,12 +63,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (rest !== '' && rest !== 'closed') io.stdout.write(rest);
     return 0;
   }
-  const command = COMMANDS[name];
+  // An own entry only: `planwise constructor` is an unknown command, not Object's constructor.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     io.stderr.write(`planwise: unknown command '${name}'\n\n${usage()}`);
     return EXIT_USAGE;
   }
-  return (await command.load())(rest, io);
+  return command.load()(rest, io);
 }
 
 declare const PLANWISE_VERSION: string;

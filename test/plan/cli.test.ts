@@ -27,6 +27,16 @@ async function run(args: string[], opts: { cwd?: string; stdin?: string } = {}) 
   return { code, out, err };
 }
 
+describe('planwise <command>', () => {
+  it("answers an unknown command, Object's own names included, with a usage error", async () => {
+    for (const name of ['nope', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = await run([name]);
+      assert.equal(r.code, 2, name);
+      assert.match(r.err, new RegExp(`^planwise: unknown command '${name}'\n\nUsage: planwise <command>`), name);
+    }
+  });
+});
+
 describe('planwise validate-plan', () => {
   it('exits 0 for a valid plan and names it', async () => {
     const r = await run(['validate-plan', join(fixtures, 'valid/seed-fix-off-by-one.md')]);
