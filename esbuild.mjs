@@ -48,31 +48,36 @@ const lazyHostPlugin = {
 };
 
 /**
- * The CLI's dispatcher (dist/cli.js) holds only src/cli/main.ts: each `require('./commands/x')` of
- * main.ts becomes a lazy load of that command's own bundle, dist/cli/<bundle>.js, so
- * `planwise --version` parses a few KB and `check-command` only the gate, never `openai`.
+ * The CLI's dispatcher (dist/cli.js) holds only src/cli/main.ts: each `loadCommand('x')` of main.ts
+ * loads that command's own bundle, dist/cli/<bundle>.js, so `planwise --version` parses a few KB
+ * and `check-command` only the gate, never `openai`. In dist/cli.js, src/cli/commands/load.ts (a
+ * require from source) is replaced by a call of src/cli/loadBundle.ts, imported as a module of the
+ * dispatcher itself: no lazily initialised module and no copy of its exports on the way.
  */
 /** Commands that share one bundle: `plan` and `resume` both run a session (src/cli/commands/session.ts). */
 const CLI_SHARED_BUNDLES = { plan: 'session', resume: 'session' };
-/** Every `require('./commands/x')` of main.ts; each command not shared gets a bundle of its own. */
-const cliCommands = [
-  ...readFileSync('src/cli/main.ts', 'utf8').matchAll(/load: \(\) => \(require\('\.\/commands\/(\w+)'\)/g),
-].map((m) => m[1]);
+/** Every `loadCommand('x')` of main.ts; each command not shared gets a bundle of its own. */
+const cliCommands = [...readFileSync('src/cli/main.ts', 'utf8').matchAll(/loadCommand\('(\w+)'\)/g)].map((m) => m[1]);
 const cliBundleOf = (command) => CLI_SHARED_BUNDLES[command] ?? command.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const lazyCliCommandsPlugin = {
   name: 'lazy-cli-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/commands\/\w+$/ }, (args) => {
-      const command = args.path.slice('./commands/'.length);
-      const bundle = cliCommands.includes(command) ? cliBundleOf(command) : undefined;
-      return /[\\/]src[\\/]cli[\\/]main\.ts$/.test(args.importer) && bundle
-        ? { path: bundle, namespace: 'lazy-cli-command' }
-        : undefined;
-    });
+    build.onResolve({ filter: /^\.\/commands\/load$/ }, (args) =>
+      /[\\/]src[\\/]cli[\\/]main\.ts$/.test(args.importer)
+        ? { path: 'load', namespace: 'cli-command-loader' }
+        : undefined,
+    );
     // Loaded as CommonJS by src/cli/loadBundle.ts (with V8's code cache), not by an external
     // import(): Node's ESM loader would first scan the whole file for its export names (~10 ms).
-    build.onLoad({ filter: /.*/, namespace: 'lazy-cli-command' }, (args) => ({
-      contents: `module.exports = require('./loadBundle').loadBundle(${JSON.stringify(args.path)}, __dirname);`,
+    build.onLoad({ filter: /.*/, namespace: 'cli-command-loader' }, () => ({
+      contents: [
+        "import { loadBundle } from './loadBundle';",
+        `const BUNDLES = ${JSON.stringify(Object.fromEntries(cliCommands.map((c) => [c, cliBundleOf(c)])))};`,
+        'export function loadCommand(file) {',
+        '  if (!Object.hasOwn(BUNDLES, file)) throw new Error(`no command bundle for ${file}`);',
+        '  return loadBundle(BUNDLES[file], __dirname);',
+        '}',
+      ].join('\n'),
       resolveDir: new URL('./src/cli', import.meta.url).pathname,
       loader: 'js',
     }));

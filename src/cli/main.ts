@@ -1,6 +1,7 @@
 import type { CliCommand, CliIO } from './io';
 import { EXIT_USAGE } from './io';
 import { writeOnce } from './directWrite';
+import { loadCommand } from './commands/load';
 import type * as M_checkCommand from './commands/checkCommand';
 import type * as M_validatePlan from './commands/validatePlan';
 import type * as M_plans from './commands/plans';
@@ -9,43 +10,41 @@ import type * as M_plan from './commands/plan';
 import type * as M_revert from './commands/revert';
 import type * as M_resume from './commands/resume';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see below */
 /**
- * Subcommands load lazily so `planwise check-command` does not pay for the model client. In the
- * built CLI each such require loads that command's own bundle (esbuild.mjs): a plain
- * call, where an `await import()` went through a promise and copied the module's exports twice.
+ * Subcommands load lazily (commands/load.ts) so `planwise check-command` does not pay for the model
+ * client: a plain call, where an `await import()` went through a promise and esbuild's module
+ * interop, which copied the module's exports twice.
  */
 const COMMANDS: Record<string, { summary: string; load: () => CliCommand }> = {
   'check-command': {
     summary: 'check a shell command against the read-only gate',
-    load: () => (require('./commands/checkCommand') as typeof M_checkCommand).checkCommand,
+    load: () => (loadCommand('checkCommand') as typeof M_checkCommand).checkCommand,
   },
   'validate-plan': {
     summary: 'check a plan file against the plan rules (exit 0 valid, 1 invalid)',
-    load: () => (require('./commands/validatePlan') as typeof M_validatePlan).validatePlanCommand,
+    load: () => (loadCommand('validatePlan') as typeof M_validatePlan).validatePlanCommand,
   },
   plans: {
     summary: 'list the plans of a workspace with their tracker progress',
-    load: () => (require('./commands/plans') as typeof M_plans).plansCommand,
+    load: () => (loadCommand('plans') as typeof M_plans).plansCommand,
   },
   review: {
     summary: 'comment on a plan (step N: …), resolve threads, list them',
-    load: () => (require('./commands/review') as typeof M_review).reviewCommand,
+    load: () => (loadCommand('review') as typeof M_review).reviewCommand,
   },
   plan: {
     summary: 'plan a task read-only, then approve and build it (on a terminal)',
-    load: () => (require('./commands/plan') as typeof M_plan).planCommand,
+    load: () => (loadCommand('plan') as typeof M_plan).planCommand,
   },
   revert: {
     summary: "undo a build: restore the files it touched (or go back to a step's checkpoint)",
-    load: () => (require('./commands/revert') as typeof M_revert).revertCommand,
+    load: () => (loadCommand('revert') as typeof M_revert).revertCommand,
   },
   resume: {
     summary: 'resume a session: decide a pending plan, or answer the planner',
-    load: () => (require('./commands/resume') as typeof M_resume).resumeCommand,
+    load: () => (loadCommand('resume') as typeof M_resume).resumeCommand,
   },
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`);

@@ -35,6 +35,16 @@ describe('planwise <command>', () => {
       assert.match(r.err, new RegExp(`^planwise: unknown command '${name}'\n\nUsage: planwise <command>`), name);
     }
   });
+  it('every command the help lists answers --help with its own usage', async () => {
+    const help = await run(['--help']);
+    const names = [...help.out.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((m) => m[1] as string);
+    assert.ok(names.length >= 7, help.out);
+    for (const name of names) {
+      const r = await run([name, '--help']);
+      assert.deepEqual([r.code, r.err], [0, ''], name);
+      assert.match(r.out, new RegExp(`^Usage: planwise ${name}\\b`), name);
+    }
+  });
 });
 
 describe('planwise validate-plan', () => {
@@ -183,6 +193,16 @@ describe('the built CLI (node dist/cli.js)', function () {
     assert.match(invalid.out, /placeholder "\[task title\]"/);
     const unreadable = await exec(['validate-plan', join(dir, 'missing.md')]);
     assert.equal(unreadable.code, 2);
+  });
+
+  it('every command the help lists answers --help from its own bundle', async () => {
+    const names = [...(await exec(['--help'])).out.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((m) => m[1] as string);
+    assert.ok(names.length >= 7);
+    for (const name of names) {
+      const r = await exec([name, '--help']);
+      assert.deepEqual([r.code, r.err], [0, ''], name);
+      assert.match(r.out, new RegExp(`^Usage: planwise ${name}\\b`), name);
+    }
   });
 
   it('plans lists a plan saved in the workspace', async () => {

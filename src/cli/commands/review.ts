@@ -44,10 +44,11 @@ interface Parsed {
   plan?: string;
   ops: ({ kind: 'comment'; text: string } | { kind: 'resolve' | 'reopen'; id: string })[];
   json: boolean;
+  help: boolean;
 }
 
 function parse(args: readonly string[]): Parsed | string {
-  const out: Parsed = { workspace: '.', ops: [], json: false };
+  const out: Parsed = { workspace: '.', ops: [], json: false, help: false };
   for (let k = 0; k < args.length; k++) {
     const a = args[k] as string;
     const eq = a.indexOf('=');
@@ -66,6 +67,7 @@ function parse(args: readonly string[]): Parsed | string {
       if (v === undefined || v.trim() === '') return `${name} needs a thread id, e.g. c1`;
       out.ops.push({ kind: name === '--resolve' ? 'resolve' : 'reopen', id: v.trim() });
     } else if (a === '--json') out.json = true;
+    else if (a === '--help' || a === '-h') out.help = true;
     else if (a.startsWith('-')) return `unknown option '${a}'`;
     else if (out.plan === undefined) out.plan = a;
     else return `unexpected argument '${a}' (one plan at a time)`;
@@ -87,7 +89,7 @@ function threadLines(t: ReviewThreadInfo): string[] {
 export const reviewCommand: CliCommand = async (args, io) => {
   const parsed = parse(args);
   if (typeof parsed === 'string') return usageError(io, parsed);
-  if (args.includes('--help') || args.includes('-h')) {
+  if (parsed.help) {
     io.stdout.write(USAGE);
     return 0;
   }

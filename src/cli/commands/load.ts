@@ -1,0 +1,28 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see below */
+/**
+ * A command's module, by its file name in this folder (`checkCommand` for checkCommand.ts), loaded
+ * when the command runs, so `planwise check-command` never loads the model client. Run from source
+ * (the tests), or bundled into one file, this is a plain require of the module. In the built CLI,
+ * esbuild.mjs puts in this file's place a loader of the command's own bundle, dist/cli/<bundle>.js
+ * (src/cli/loadBundle.ts), for each command src/cli/main.ts loads.
+ */
+export function loadCommand(file: string): unknown {
+  switch (file) {
+    case 'checkCommand':
+      return require('./checkCommand');
+    case 'validatePlan':
+      return require('./validatePlan');
+    case 'plans':
+      return require('./plans');
+    case 'review':
+      return require('./review');
+    case 'plan':
+      return require('./plan');
+    case 'revert':
+      return require('./revert');
+    case 'resume':
+      return require('./resume');
+    default:
+      throw new Error(`no command module '${file}'`);
+  }
+}
