@@ -4,13 +4,14 @@
  * Compiling a bundle is a good share of a short command's run (`check-command` holds the whole gate,
  * about 90 KB). So the bundle is compiled here with V8's code cache, kept in the user's own cache
  * folder (`$XDG_CACHE_HOME/planwise` or `~/.cache/planwise`, mode 0700), one file per bundle. The
- * build ends each bundle with `//planwise-bundle:<id>`, a hash of everything before it, and the
+ * build writes each bundle inside the CommonJS module wrapper, so its text compiles as read, and
+ * ends it with `//planwise-bundle:<id>`, a hash of everything before it; the
  * cache is named by Node's version and that id, read from the very text being compiled: no stat of
  * the bundle is needed, and a bundle replaced by an upgrade (even mid-run) never meets an older
  * build's cache. The cache is written once, when the process exits, so it holds the functions that
  * run needed too, and only after the bundle's text was checked against its id; a run that only
- * showed its help or a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1 means a plain require;
- * a bundle without an id, or a cache folder that cannot be made, means a compile without a cache.
+ * showed its help or a usage error writes none. NODE_DISABLE_COMPILE_CACHE=1, a bundle without an
+ * id, or a cache folder that cannot be made means a compile without a cache.
  *
  * This is so on every Node. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`),
  * but it loads `node:module` and Node's ESM loader, and it caches a script as compiled, before it
@@ -22,8 +23,6 @@ import { EXIT_USAGE } from './io';
 
 // Reached when a command loads, not at the dispatcher's start: `--version` needs none of them.
 const builtin = process.getBuiltinModule;
-
-const plainRequire = (file: string): unknown => builtin('node:module').createRequire(file)(file);
 
 /** The end of every command bundle: this mark, 16 hex digits and a newline (esbuild.mjs). */
 const ID_MARK = '//planwise-bundle:';
@@ -42,8 +41,8 @@ export function loadBundle(name: string, distDir: string): unknown {
   // call, and the dispatcher's own folder needs no normalising.
   const sep = process.platform === 'win32' ? '\\' : '/';
   const file = `${distDir}${sep}cli${sep}${name}.js`;
-  if (process.env['NODE_DISABLE_COMPILE_CACHE']) return plainRequire(file);
-  return loadWithCodeCache(file, name, cacheFolder(sep), sep);
+  const cacheDir = process.env['NODE_DISABLE_COMPILE_CACHE'] ? undefined : cacheFolder(sep);
+  return loadWithCodeCache(file, name, cacheDir, sep);
 }
 
 /** Where this Node's code caches go; made (mode 0700) only when a cache is written. */
@@ -54,24 +53,26 @@ function cacheFolder(sep: string): string {
   return `${base}${sep}planwise${sep}v8-${process.version}-${process.arch}`;
 }
 
-function loadWithCodeCache(file: string, name: string, cacheDir: string, sep: string): unknown {
+/** Compiles and runs the bundle at `file`, with its code cache in `cacheDir` (undefined: none). */
+function loadWithCodeCache(file: string, name: string, cacheDir: string | undefined, sep: string): unknown {
   const [fs, vm] = [builtin('node:fs'), builtin('node:vm')];
   // Read by its path, which Node reads and decodes in one call (through a descriptor it takes
   // several, ~0.5 ms more).
   const source = fs.readFileSync(file, 'utf8');
   const id = bundleId(source);
-  const cacheFile = id && `${cacheDir}${sep}${name}-${id.id}.bin`;
+  const cacheFile = id && cacheDir !== undefined ? `${cacheDir}${sep}${name}-${id.id}.bin` : undefined;
   let cachedData: Buffer | undefined;
   try {
     cachedData = cacheFile ? fs.readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The file's text is the module wrapper (esbuild.mjs), so it compiles as read.
+  const script = new vm.Script(source, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (id && cacheFile && (!cachedData || script.cachedDataRejected))
+  if (id && cacheDir !== undefined && cacheFile !== undefined && (!cachedData || script.cachedDataRejected))
     process.once('exit', (code) => {
       if (representative(code) && matches(id)) writeCache(script, cacheDir, name, cacheFile, sep);
     });

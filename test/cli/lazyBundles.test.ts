@@ -17,7 +17,7 @@ const repo = resolve(__dirname, '../..');
 interface Run {
   readonly code: number;
   readonly out: string;
-  /** dist/cli/*.js files Node required, in load order. */
+  /** dist/cli/*.js files compiled, in load order. */
   readonly bundles: string[];
 }
 
@@ -28,10 +28,10 @@ describe('the CLI loads only the bundle a command needs', function () {
 
   before(async () => {
     stage = await stagedBuild('planwise-cli-lazy-');
-    // Prints, at exit, the command bundles found in require.cache (a plain require: no code cache).
+    // Prints, at exit, the command bundles compiled (each is compiled by node:vm, with or without a code cache).
     writeFileSync(
       join(stage, 'record.cjs'),
-      "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]/, '')))));\n",
+      "const vm = require('vm'); const compiled = []; const Script = vm.Script; vm.Script = class extends Script { constructor(code, options) { super(code, options); const f = String(options && options.filename); if (/[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)) compiled.push(f.replace(/^.*[\\\\/]/, '')); } };\nprocess.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(compiled)));\n",
     );
     // Prints, at exit, which of process.stdin/stdout/stderr were touched (Node builds each on first touch).
     writeFileSync(
