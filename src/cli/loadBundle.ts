@@ -55,7 +55,8 @@ function cacheFolder(sep: string): string {
 
 /** Compiles and runs the bundle at `file`, with its code cache in `cacheDir` (undefined: none). */
 function loadWithCodeCache(file: string, name: string, cacheDir: string | undefined, sep: string): unknown {
-  const [fs, vm] = [builtin('node:fs'), builtin('node:vm')];
+  const fs = builtin('node:fs');
+  const vm = builtin('node:vm');
   // Read by its path, which Node reads and decodes in one call (through a descriptor it takes
   // several, ~0.5 ms more).
   const source = fs.readFileSync(file, 'utf8');
@@ -68,10 +69,7 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
     cachedData = undefined;
   }
   // The file's text is the module wrapper (esbuild.mjs), so it compiles as read.
-  const script = new vm.Script(source, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  const script = new vm.Script(source, { filename: file, cachedData });
   if (id && cacheDir !== undefined && cacheFile !== undefined && (!cachedData || script.cachedDataRejected))
     process.once('exit', (code) => {
       if (representative(code) && matches(id)) writeCache(script, cacheDir, name, cacheFile, sep);
