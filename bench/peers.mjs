@@ -11,7 +11,7 @@
 // peak RSS of the one-turn run (GNU time's maximum resident set size). An agent that cannot be
 // driven is shown as `not measured: <reason>`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
@@ -103,14 +103,13 @@ export const PEERS = [
     args: () => ['--plan', '--json', TASK],
     env: () => ({}),
     // The provider is configured by its own `auth` command, into the fresh HOME's ~/.cline.
-    prepare: ({ bin, url, env, cwd }) => {
-      const r = spawnSync(bin, ['auth', '-p', 'openai', '-k', 'bench', '-m', 'bench', '-b', `${url}/v1`], {
+    prepare: async ({ bin, url, env, cwd }) => {
+      const r = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'bench', '-m', 'bench', '-b', `${url}/v1`], {
         env,
         cwd,
-        encoding: 'utf8',
-        timeout: 60_000,
+        timeoutMs: 60_000,
       });
-      if (r.status !== 0) return `cline auth exited ${r.status}: ${oneLine(r.stderr || r.stdout || '')}`;
+      if (r.code !== 0) return `cline auth exited ${r.code}: ${oneLine(r.err || r.out || '')}`;
       return undefined;
     },
     how: '`cline auth -p openai -k bench -m bench -b <server>/v1` (the openai-compatible provider), then `cline --plan --json <task>`',
@@ -175,7 +174,11 @@ function install(peer) {
   return { bin };
 }
 
-/** Runs a command as a whole process; wall ms, exit code, output and (with GNU time) peak RSS. */
+/**
+ * Runs a command as a whole process, in a process group of its own; wall ms, exit code, output and
+ * (with GNU time) peak RSS. When it ends, whatever it left running in its group is killed: Cline's
+ * CLI left a process behind that kept a core busy through the figures measured after it.
+ */
 function runProcess(cmd, args, { env, cwd, timeoutMs = RUN_TIMEOUT_MS, peak = false }) {
   return new Promise((resolve) => {
     const timeFile = peak ? path.join(mkdtempSync(path.join(os.tmpdir(), 'planwise-peer-time-')), 'time') : undefined;
@@ -202,6 +205,11 @@ function runProcess(cmd, args, { env, cwd, timeoutMs = RUN_TIMEOUT_MS, peak = fa
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // nothing was left
+      }
       let peakKiB;
       if (timeFile) {
         const m = /(\d+)\s*$/.exec(existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '');
@@ -236,7 +244,7 @@ async function measureAgent({ name, version, wire, how, bin, binArgs = [], args,
     const server = await startPeerServer();
     let run;
     try {
-      const refused = prepare?.({ bin, url: server.url, env: { ...baseEnv, ...env(server.url) }, cwd: ws });
+      const refused = await prepare?.({ bin, url: server.url, env: { ...baseEnv, ...env(server.url) }, cwd: ws });
       if (refused) return { name, version, how, reason: refused };
       run = await runProcess(bin, [...binArgs, ...args(server.url)], {
         env: { ...baseEnv, ...env(server.url) },
@@ -278,8 +286,31 @@ async function measureAgent({ name, version, wire, how, bin, binArgs = [], args,
       exit: run.timedOut ? 'timeout' : run.code,
     };
   } finally {
+    killLeftovers(home);
     rmSync(home, { recursive: true, force: true });
     rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Kills what an agent left running with its HOME, `home` (each agent has one of its own): Cline's
+ * CLI starts a hub daemon in a session of its own, out of reach of its process group, which kept
+ * running through the figures measured after this one. Linux (/proc); elsewhere nothing is found.
+ */
+function killLeftovers(home) {
+  const mark = `\0HOME=${home}\0`;
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      if (`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(mark)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
   }
 }
 
