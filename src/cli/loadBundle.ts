@@ -29,7 +29,7 @@ const ID_MARK = '//planwise-bundle:';
 const ID_LENGTH = 16;
 
 /** The bundle's id, and its text without the id line; undefined for a bundle that has none. */
-export function bundleId(source: string): { id: string; body: string } | undefined {
+function bundleId(source: string): { id: string; body: string } | undefined {
   const at = source.length - ID_MARK.length - ID_LENGTH - 1;
   if (at < 0 || !source.startsWith(ID_MARK, at) || source.charCodeAt(source.length - 1) !== 10) return undefined;
   const id = source.slice(at + ID_MARK.length, -1);
@@ -91,7 +91,7 @@ function matches(id: { id: string; body: string }): boolean {
 
 /**
  * Whether this run's compiled code is worth keeping. A run that only printed its help or a usage
- * error ran a small part of the bundle (`check-command --help` leaves a 53 KB cache, `-- ls` an
+ * error ran a small part of the bundle (`check-command --help` left a 53 KB cache, `-- ls` an
  * 86 KB one), and as the cache is written once, every later run would compile the rest again.
  */
 function representative(exitCode: number): boolean {
