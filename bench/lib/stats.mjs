@@ -8,6 +8,19 @@ export function median(values) {
   return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * An approximate 95% interval of the median of `values`, free of any assumption about their
+ * distribution: the order statistics at ranks n/2 ∓ 0.98·√n (the binomial's normal approximation).
+ */
+export function medianInterval(values) {
+  if (values.length === 0) return [NaN, NaN];
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  const lo = Math.max(1, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
+  const hi = Math.min(n, Math.ceil(n / 2 + 1 + 0.98 * Math.sqrt(n)));
+  return [s[lo - 1], s[hi - 1]];
+}
+
 /** The p-th percentile (0..100) by the nearest-rank method. */
 export function percentile(values, p) {
   if (values.length === 0) return NaN;
