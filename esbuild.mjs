@@ -102,7 +102,7 @@ const stampBundle = (code) => {
 const stampedCliBundlesPlugin = {
   name: 'stamped-cli-bundles',
   setup(build) {
-    build.onEnd(async (result) => {
+    build.onEnd((result) => {
       for (const f of result.outputFiles ?? []) {
         mkdirSync(path.dirname(f.path), { recursive: true });
         writeFileSync(f.path, f.path.endsWith('.js') ? stampBundle(f.text) : f.contents);

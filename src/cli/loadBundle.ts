@@ -70,9 +70,9 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
   }
   // The file's text is the module wrapper (esbuild.mjs), so it compiles as read.
   const script = new vm.Script(source, { filename: file, cachedData });
-  if (id && cacheDir !== undefined && cacheFile !== undefined && (!cachedData || script.cachedDataRejected))
+  if (cacheFile !== undefined && (!cachedData || script.cachedDataRejected))
     process.once('exit', (code) => {
-      if (representative(code) && matches(id)) writeCache(script, cacheDir, name, cacheFile, sep);
+      if (representative(code) && matches(source)) writeCache(script, name, cacheFile, sep);
     });
   const mod = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -84,9 +84,12 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
  * Whether the bundle's text is what its id says, checked once, before its cache is written: an id
  * left on an edited bundle must not name a cache that later runs of the real build would read.
  */
-function matches(id: { id: string; body: string }): boolean {
-  const hash = builtin('node:crypto').createHash('sha256').update(id.body).digest('hex');
-  return hash.slice(0, ID_LENGTH) === id.id;
+function matches(source: string): boolean {
+  const id = bundleId(source);
+  return (
+    id !== undefined &&
+    builtin('node:crypto').createHash('sha256').update(id.body).digest('hex').slice(0, ID_LENGTH) === id.id
+  );
 }
 
 /**
@@ -112,8 +115,9 @@ function bundleRequire(file: string): (id: string) => unknown {
 }
 
 /** Replaces this bundle's older cache files; a failure only means the next run compiles again. */
-function writeCache(script: Vm.Script, cacheDir: string, name: string, cacheFile: string, sep: string): void {
+function writeCache(script: Vm.Script, name: string, cacheFile: string, sep: string): void {
   const fs = builtin('node:fs');
+  const cacheDir = cacheFile.slice(0, cacheFile.lastIndexOf(sep));
   try {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const own = cacheFile.slice(cacheDir.length + 1);

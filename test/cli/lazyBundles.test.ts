@@ -45,14 +45,13 @@ describe('the CLI loads only the bundle a command needs', function () {
     rmSync(cache, { recursive: true, force: true });
   });
 
-  const run = (args: string[], env: Record<string, string>, record = true, preload?: string) =>
+  /** Runs the CLI built under `root` (the staged build unless given). */
+  const run = (args: string[], env: Record<string, string>, record = true, root = stage) =>
     new Promise<Run>((res) => {
-      const node = [record ? join(stage, 'record.cjs') : undefined, preload]
-        .filter((f) => f !== undefined)
-        .flatMap((f) => ['--require', f]);
+      const node = record ? ['--require', join(stage, 'record.cjs')] : [];
       execFile(
         process.execPath,
-        [...node, join(stage, 'dist/cli.js'), ...args],
+        [...node, join(root, 'dist/cli.js'), ...args],
         { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env } },
         (e, out, err) => {
           const m = /BUNDLES (.*)$/.exec(err);
@@ -176,15 +175,10 @@ describe('the CLI loads only the bundle a command needs', function () {
   /** The id line the build ends a bundle with: the SHA-256 of the text before it (esbuild.mjs). */
   const stamp = (body: string) =>
     `${body}//planwise-bundle:${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n`;
-  const runCopy = (copy: string, env: Record<string, string>) =>
-    new Promise<{ code: number; out: string }>((res) =>
-      execFile(
-        process.execPath,
-        [join(copy, 'dist/cli.js'), 'check-command', '--', 'ls'],
-        { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env } },
-        (e, out) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out }),
-      ),
-    );
+  const runCopy = async (copy: string, env: Record<string, string>) => {
+    const r = await run(['check-command', '--', 'ls'], env, false, copy);
+    return { code: r.code, out: r.out };
+  };
 
   it('the cache is named by the id the build gave the bundle: a new build gets its own and drops the old', () =>
     withFreshCache(async (env, caches) => {

@@ -12,6 +12,7 @@
  * every table took about 4 ms of a 60 ms process), and `check-command -- ls` needs only `ls.ts`.
  * In a bundle, esbuild turns each `require` below into a module initialised on first call.
  */
+import { own } from './kit';
 import type { Grammar } from './types';
 import type * as M_astGrep from './astGrep';
 import type * as M_bat from './bat';
@@ -125,8 +126,7 @@ const loaded = new Map<string, Grammar>();
 export function grammarOf(program: string): Grammar | undefined {
   let grammar = loaded.get(program);
   if (grammar === undefined) {
-    const family = familyOf(program);
-    grammar = family !== undefined && Object.hasOwn(family, program) ? family[program] : undefined;
+    grammar = own(familyOf(program), program);
     if (grammar === undefined) return undefined;
     loaded.set(program, grammar);
   }
