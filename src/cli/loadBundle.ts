@@ -18,6 +18,7 @@
  * ran, so every function a command needs is compiled again on each run: on Node 22.23 a
  * `check-command -- ls` took 7.3 ms after the preload that way and 4.0 ms with this cache.
  */
+import type * as Fs from 'node:fs';
 import type * as Vm from 'node:vm';
 import { EXIT_USAGE } from './io';
 
@@ -62,9 +63,9 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
   const source = fs.readFileSync(file, 'utf8');
   const id = bundleId(source);
   const cacheFile = id && cacheDir !== undefined ? `${cacheDir}${sep}${name}-${id.id}.bin` : undefined;
-  let cachedData: Buffer | undefined;
+  let cachedData: Uint8Array | undefined;
   try {
-    cachedData = cacheFile ? fs.readFileSync(cacheFile) : undefined;
+    cachedData = cacheFile ? readCache(fs, cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -78,6 +79,26 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, bundleRequire(file), mod, file, file.slice(0, file.lastIndexOf(sep)));
   return mod.exports;
+}
+
+/** Room for a command's whole cache in one read; `check-command`'s is about 80 KB. */
+const CACHE_READ_BYTES = 1 << 20;
+
+/**
+ * The cache file's bytes, read into a plain Uint8Array: `readFileSync` to a Buffer first stats the
+ * file and takes a Buffer from Node's pool, nine functions that Node compiles on their first call
+ * (about 0.45M instructions of a 99M `check-command -- ls`), where this takes four. A larger file
+ * is read whole after all.
+ */
+function readCache(fs: typeof Fs, file: string): Uint8Array {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = new Uint8Array(CACHE_READ_BYTES);
+    const n = fs.readSync(fd, bytes, 0, CACHE_READ_BYTES, 0);
+    return n < CACHE_READ_BYTES ? bytes.subarray(0, n) : fs.readFileSync(file);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -34,20 +34,33 @@ const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
  * of microseconds from the page cache. Larger files, files whose size is unknown (0, as /proc
  * reports) and directories are read on the thread pool.
  */
+/** The real path of the folder `dir`; throws ENOENT, or ENOTDIR when it is no folder. */
+function folderRoot(dir: string): string {
+  if (process.platform !== 'win32') return realpathSync.native(dir.endsWith('/') ? dir : `${dir}/`);
+  const real = realpathSync.native(dir);
+  if (!statSync(real).isDirectory())
+    throw Object.assign(new Error(`ENOTDIR: not a folder, '${real}'`), { code: 'ENOTDIR' });
+  return real;
+}
+
 export class NodeWorkspaceReader implements WorkspaceReader {
   readonly roots: readonly string[];
-  private sliceStart = nowMs();
+  /** When the current slice began: at the first lookup, so a reader that looks nothing up reads no clock. */
+  private sliceStart: number | undefined;
 
+  /** Throws (ENOENT, ENOTDIR) unless every root is an existing folder. */
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new Error('a workspace needs at least one root folder');
     // The same resolution as realpath() below (one system call), so a root and the paths under it
-    // are always compared in one spelling.
-    this.roots = roots.map((r) => realpathSync.native(resolve(r)));
+    // are always compared in one spelling. On POSIX a trailing slash makes that call refuse a file
+    // (ENOTDIR), so no stat is needed to know a root is a folder.
+    this.roots = roots.map((r) => folderRoot(resolve(r)));
   }
 
   /** Resolves at once while this slice lasts; else after the loop had a turn. */
   private turn(): Promise<void> | undefined {
     const now = nowMs();
+    this.sliceStart ??= now;
     if (now - this.sliceStart < SLICE_MS) return undefined;
     return new Promise((res) =>
       setImmediate(() => {

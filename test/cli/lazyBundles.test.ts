@@ -214,6 +214,25 @@ describe('the CLI loads only the bundle a command needs', function () {
       }
     }));
 
+  it('a damaged cache file, small or larger than one read, is refused by V8 and written afresh', () =>
+    withFreshCache(async (env, caches) => {
+      assert.equal((await run(['check-command', '--', 'ls'], env, false)).code, 0);
+      const [name] = caches();
+      const file = join(env['XDG_CACHE_HOME'] as string, 'planwise', `v8-${process.version}-${process.arch}`, name!);
+      const good = readFileSync(file);
+      for (const junk of [Buffer.from('not a code cache'), Buffer.alloc(3 << 20, 0x5a)]) {
+        writeFileSync(file, junk);
+        const r = await run(['check-command', '--', 'ls'], env, false);
+        assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
+        assert.deepEqual(caches(), [name]);
+        const rewritten = readFileSync(file);
+        assert.ok(Math.abs(rewritten.length - good.length) < good.length / 10, `rewritten after ${junk.length} bytes`);
+        // The new cache is taken as it is: the next run does not write it again.
+        assert.deepEqual((await run(['check-command', '--', 'ls'], env, false)).code, 0);
+        assert.ok(readFileSync(file).equals(rewritten));
+      }
+    }));
+
   it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async () => {
     // node:module would bring Node's ESM loader, node:os a module of its own: 0.3-0.4 ms each.
     writeFileSync(

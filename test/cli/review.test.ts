@@ -85,6 +85,11 @@ describe('planwise review', () => {
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no review thread "c9"; this plan has no review threads/);
     assert.equal((await runCli(['review', '--workspace', ws.root])).code, 2);
+    for (const notFolder of [`${ws.root}/.vtcode/plans/p.md`, `${ws.root}/nope`]) {
+      const r = await runCli(['review', '--workspace', notFolder, 'p']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /^planwise review: workspace '.*' is not an existing directory$/m);
+    }
     assert.equal((await runCli([...base, '--comment'])).code, 2);
     const none = await runCli(base);
     assert.equal(none.code, 0);

@@ -158,6 +158,10 @@ describe('planwise plans', () => {
     const missing = await run(['plans', '--workspace', join(ctx.root, 'nope')]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /^planwise plans: workspace '.*nope' is not an existing directory/);
+    writeFileSync(join(ctx.root, 'a-file'), 'x');
+    const file = await run(['plans', '--workspace', join(ctx.root, 'a-file')]);
+    assert.equal(file.code, 2);
+    assert.match(file.err, /^planwise plans: workspace '.*a-file' is not an existing directory/);
     assert.equal((await run(['plans', 'extra'])).code, 2);
     assert.equal((await run(['plans', '--workspace'])).code, 2);
   });

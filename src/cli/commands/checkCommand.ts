@@ -2,7 +2,6 @@
  * `planwise check-command`: asks the read-only gate about one command, or about a batch of JSON
  * lines read from stdin, so anyone can audit the policy against their own command list.
  */
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
@@ -118,25 +117,13 @@ async function runBatch(io: CliIO, ctx: GateContext): Promise<boolean> {
   return malformed;
 }
 
-/** The reader of the workspace folder `dir`, which also serves the gate; undefined when it is no folder. */
+/** The reader of the workspace folder `dir`; undefined when it is no folder. */
 function workspaceReader(dir: string): NodeWorkspaceReader | undefined {
   try {
-    const reader = new NodeWorkspaceReader([dir]);
-    return isDirectory(reader.roots[0] as string) ? reader : undefined;
+    return new NodeWorkspaceReader([dir]);
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether the resolved path `dir` is a directory. On POSIX its path with a trailing slash exists
- * only then (a file gives ENOTDIR): `existsSync` is one small function, where a stat builds a Stats
- * object through a dozen functions Node compiles on their first call, and a `check-command` whose
- * command names no path stats nothing else.
- */
-function isDirectory(dir: string): boolean {
-  if (process.platform === 'win32') return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
-  return existsSync(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
 export const checkCommand: CliCommand = async (args, io) => {

@@ -81,9 +81,6 @@ export const plansCommand: CliCommand = async (args, io) => {
   } catch {
     return usageError(io, `workspace '${root}' is not an existing directory`);
   }
-  if ((await reader.stat(reader.roots[0] as string))?.type !== 'dir') {
-    return usageError(io, `workspace '${root}' is not an existing directory`);
-  }
   const store = new PlanStore(reader, new NodeWorkspaceWriter(), { root: reader.roots[0] as string, now: Date.now });
   const plans = await store.list();
   const comments = await Promise.all(plans.map((p) => countOpenThreads(reader, p.file)));

@@ -95,8 +95,10 @@ export const reviewCommand: CliCommand = async (args, io) => {
   }
   if (parsed.plan === undefined) return usageError(io, 'name the plan to review');
   const root = path.resolve(io.cwd, parsed.workspace);
-  const reader = new NodeWorkspaceReader([root]);
-  if ((await reader.stat(reader.roots[0] as string))?.type !== 'dir') {
+  let reader: NodeWorkspaceReader;
+  try {
+    reader = new NodeWorkspaceReader([root]);
+  } catch {
     return usageError(io, `workspace '${root}' is not an existing directory`);
   }
   const writer = new NodeWorkspaceWriter();

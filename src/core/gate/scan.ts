@@ -10,7 +10,7 @@
  * `$`, backticks and backslashes inside double quotes). The scanner itself has been compared with
  * dash and bash on random commands built from shell syntax.
  */
-import { parse } from 'shell-quote';
+import type * as ShellQuote from 'shell-quote';
 import {
   isForbiddenControl,
   controlVerdict,
@@ -299,8 +299,14 @@ export function scanCommand(source: string): ScanResult {
   return splitSegments(tokens);
 }
 
-/** The second opinion: shell-quote must read the same words and operators. */
+/**
+ * The second opinion: shell-quote must read the same words and operators. It is loaded here, on the
+ * first command that needs it: most commands do not, and loading it builds its regular expressions
+ * (`planwise check-command -- ls` never asks it).
+ */
 function crossCheck(text: string, tokens: readonly Token[]): Verdict | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy loading; see above
+  const { parse } = require('shell-quote') as typeof ShellQuote;
   let entries: ReturnType<typeof parse>;
   try {
     entries = parse(text);
