@@ -30,7 +30,7 @@ const OUTPUTS = [
   // The OpenAI client and SDK, required by host.js with the first session that needs them.
   { key: 'openai', file: 'dist/openai.js', optional: true },
   // The CLI's dispatcher, and the bundles of its two most used commands (each loaded by its command).
-  { key: 'cli', file: 'dist/cli.js' },
+  { key: 'cli', file: 'dist/cli.cjs' },
   { key: 'cliCheckCommand', file: 'dist/cli/check-command.js', optional: true },
   { key: 'cliSession', file: 'dist/cli/session.js', optional: true },
   // The panel: its entry (what the first paint needs) and the two chunks it loads after that paint.

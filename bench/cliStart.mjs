@@ -73,7 +73,7 @@ async function cli() {
   }
   const cache = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-cli-cache-'));
   try {
-    const cliJs = path.join(stage, 'dist', 'cli.js');
+    const cliJs = path.join(stage, 'dist', 'cli.cjs');
     const env = { PATH: process.env.PATH ?? '', HOME: os.homedir(), XDG_CACHE_HOME: cache };
     const commands = {
       node: ['-e', '0'],

@@ -334,7 +334,7 @@ async function peers() {
         wire: 'openai-chat',
         how: '`planwise plan <task> --non-interactive --base-url <server>/v1 --model bench`',
         bin: process.execPath,
-        binArgs: [path.join(stage, 'dist', 'cli.js')],
+        binArgs: [path.join(stage, 'dist', 'cli.cjs')],
         args: (url) => ['plan', TASK, '--non-interactive', '--base-url', `${url}/v1`, '--model', 'bench'],
         env: () => ({ PLANWISE_MODEL_RETRIES: '0' }),
       }),

@@ -1,6 +1,6 @@
 /**
  * The bundled CLI as a user runs it: `node cli.js plan …` in its own process. The bundle is built
- * with esbuild the way esbuild.mjs builds dist/cli.js, into a temporary folder (so the test never
+ * with esbuild the way esbuild.mjs builds dist/cli.cjs, into a temporary folder (so the test never
  * races another build of dist/). Includes the crash test: a run SIGKILLed at the approval gate
  * resumes to the same pending approval.
  */
@@ -55,7 +55,7 @@ describe('the built planwise binary', function () {
 
   before(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'planwise-cli-bundle-'));
-    cli = join(outDir, 'cli.js');
+    cli = join(outDir, 'cli.cjs');
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     await build({
       entryPoints: ['src/cli/index.ts'],

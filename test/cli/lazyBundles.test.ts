@@ -1,5 +1,5 @@
 /**
- * The CLI as esbuild.mjs builds it: dist/cli.js is a dispatcher, and each command's code is a
+ * The CLI as esbuild.mjs builds it: dist/cli.cjs is a dispatcher, and each command's code is a
  * bundle of its own, loaded when that command runs. `--version` loads none of them, and
  * `check-command` only the gate's (never the session bundle that holds `openai`). Built with the
  * project's own esbuild.mjs in a staging folder, so the checkout's dist/ is left alone.
@@ -51,7 +51,7 @@ describe('the CLI loads only the bundle a command needs', function () {
       const node = record ? ['--require', join(stage, 'record.cjs')] : [];
       execFile(
         process.execPath,
-        [...node, join(root, 'dist/cli.js'), ...args],
+        [...node, join(root, 'dist/cli.cjs'), ...args],
         { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env } },
         (e, out, err) => {
           const m = /BUNDLES (.*)$/.exec(err);
@@ -80,7 +80,7 @@ describe('the CLI loads only the bundle a command needs', function () {
       new Promise<{ out: string; streams: string[] }>((res) =>
         execFile(
           process.execPath,
-          ['--require', join(stage, 'streams.cjs'), join(stage, 'dist/cli.js'), ...args],
+          ['--require', join(stage, 'streams.cjs'), join(stage, 'dist/cli.cjs'), ...args],
           { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...plain } },
           (_e, out, err) => res({ out, streams: JSON.parse(/STREAMS (.*)$/.exec(err)?.[1] ?? 'null') as string[] }),
         ),
@@ -95,7 +95,7 @@ describe('the CLI loads only the bundle a command needs', function () {
   });
 
   it('check-command whose reader has gone (| true) ends quietly with exit 0', async () => {
-    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(stage, 'dist/cli.js'))} check-command -- ls | true; echo "status=\${PIPESTATUS[0]}"`;
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(stage, 'dist/cli.cjs'))} check-command -- ls | true; echo "status=\${PIPESTATUS[0]}"`;
     const r = await new Promise<{ out: string; err: string }>((res) =>
       execFile(
         'bash',
@@ -243,7 +243,7 @@ describe('the CLI loads only the bundle a command needs', function () {
       new Promise<string[]>((res) =>
         execFile(
           process.execPath,
-          ['--require', join(stage, 'builtins.cjs'), join(stage, 'dist/cli.js'), ...args],
+          ['--require', join(stage, 'builtins.cjs'), join(stage, 'dist/cli.cjs'), ...args],
           { cwd: repo, env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: cache, HOME: tmpdir() } },
           (_e, _out, err) => res(JSON.parse(/BUILTINS (.*)$/.exec(err)?.[1] ?? 'null') as string[]),
         ),

@@ -198,7 +198,7 @@ describe('planwise check-command (built CLI)', function () {
     new Promise<{ code: number; out: string }>((res) => {
       const child = execFile(
         process.execPath,
-        [join(repo, 'dist/cli.js'), 'check-command', ...args],
+        [join(repo, 'dist/cli.cjs'), 'check-command', ...args],
         { cwd: ws },
         (e, out) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out }),
       );
@@ -227,7 +227,7 @@ describe('planwise check-command (built CLI)', function () {
     const r = await new Promise<{ code: number | null; err: string }>((res) => {
       const child = execFile(
         '/bin/sh',
-        ['-c', `node ${JSON.stringify(join(repo, 'dist/cli.js'))} check-command --batch | head -1 >/dev/null`],
+        ['-c', `node ${JSON.stringify(join(repo, 'dist/cli.cjs'))} check-command --batch | head -1 >/dev/null`],
         { cwd: ws },
         (e, _out, err) => res({ code: e ? ((e as { code?: number }).code ?? -1) : 0, err }),
       );

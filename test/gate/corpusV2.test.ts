@@ -225,7 +225,7 @@ describe('gate v2: check-command --batch, exec_command and the build policy agre
 
   before(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'planwise-gate-agree-'));
-    cli = join(outDir, 'cli.js');
+    cli = join(outDir, 'cli.cjs');
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     await build({
       entryPoints: ['src/cli/index.ts'],

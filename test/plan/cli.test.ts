@@ -167,9 +167,9 @@ describe('planwise plans', () => {
   });
 });
 
-describe('the built CLI (node dist/cli.js)', function () {
+describe('the built CLI (node dist/cli.cjs)', function () {
   this.timeout(120_000);
-  const cli = join(repo, 'dist/cli.js');
+  const cli = join(repo, 'dist/cli.cjs');
   let dir: string;
 
   before(async () => {
