@@ -35,6 +35,7 @@ const OUTPUTS = [
   { key: 'cliSession', file: 'dist/cli/session.js', optional: true },
   // The panel: its entry (what the first paint needs) and the two chunks it loads after that paint.
   { key: 'webview', file: 'media/panel/main.js' },
+  { key: 'webviewToolkit', file: 'media/panel/toolkit.js', optional: true },
   { key: 'webviewCheck', file: 'media/panel/check.js', optional: true },
   { key: 'webviewMarkdown', file: 'media/panel/markdown.js', optional: true },
 ];
@@ -166,7 +167,8 @@ async function bundle() {
         (sizes.cliSession?.bytes ? ` / plan+resume ${formatBytes(sizes.cliSession.bytes)}` : ''),
       `webview ${formatBytes(sizes.webview.bytes)} (gzip ${formatBytes(sizes.webview.gzipBytes)}) for the first paint` +
         (sizes.webviewCheck?.bytes && sizes.webviewMarkdown?.bytes
-          ? `, then check ${formatBytes(sizes.webviewCheck.bytes)} + markdown ${formatBytes(sizes.webviewMarkdown.bytes)}`
+          ? `, then ${sizes.webviewToolkit?.bytes ? `toolkit ${formatBytes(sizes.webviewToolkit.bytes)} + ` : ''}` +
+            `check ${formatBytes(sizes.webviewCheck.bytes)} + markdown ${formatBytes(sizes.webviewMarkdown.bytes)}`
           : ''),
       vsix.bytes !== null ? `VSIX ${formatBytes(vsix.bytes)}` : `VSIX not measured: ${vsix.reason}`,
     ];

@@ -1,10 +1,11 @@
 // How the panel's code is bundled, shared by esbuild.mjs, the panel benchmark (bench/lib/panelPage.mjs)
 // and the test that holds the split (test/arch/panelChunks.test.ts).
 //
-// Three ES modules in media/panel/. main.js holds what the panel's first paint needs (Preact, the
-// components, the store, the UI toolkit); the two chunks it imports right after that paint are
-// check.js, the protocol's schemas with zod (webview/check.ts), and markdown.js, the markdown
-// renderer with marked and DOMPurify (webview/markdownChunk.ts). The page loads main.js as a
+// Four ES modules in media/panel/. main.js holds what the panel's first paint needs (Preact, the
+// components, the store); the three chunks it imports right after that paint are toolkit.js, the
+// UI toolkit and FAST under it (webview/ui/toolkitChunk.ts: the buttons are drawn by CSS until it
+// defines them), check.js, the protocol's schemas with zod (webview/check.ts), and markdown.js, the
+// markdown renderer with marked and DOMPurify (webview/markdownChunk.ts). The page loads main.js as a
 // nonce'd module script, and the chunks it imports are fetched with its nonce
 // (src/protocol/panelHtml.ts).
 //
@@ -21,6 +22,7 @@ export const PANEL_ENTRY = 'main.js';
 
 /** Each chunk: its source, and its file, which main.tsx imports by that name. */
 export const PANEL_CHUNKS = {
+  toolkit: { source: 'webview/ui/toolkitChunk.ts', file: 'toolkit.js' },
   check: { source: 'webview/check.ts', file: 'check.js' },
   markdown: { source: 'webview/markdownChunk.ts', file: 'markdown.js' },
 };
@@ -28,7 +30,7 @@ export const PANEL_CHUNKS = {
 /** Modules that may be copied into main.js and a chunk: constants and pure functions only. */
 export const PANEL_SHARED_MODULES = ['src/protocol/presets.ts', 'webview/fileRefs.ts'];
 
-/** esbuild options for the panel's three bundles, written into `outdir`. */
+/** esbuild options for the panel's four bundles, written into `outdir`. */
 export function webviewBuilds({ root, outdir, minify, sourcemap, metafile = false }) {
   const base = {
     bundle: true,

@@ -1,9 +1,11 @@
 /**
  * The webview entry: acquires VS Code's API once, wires the store to the window's message
  * events, and renders the panel. esbuild bundles it as an ES module of its own
- * (scripts/webviewBuild.mjs) that holds what the first paint needs; two chunks, bundles of their
- * own too, load right after that paint: the protocol's schemas (zod) that check host messages
- * (check.ts), and the markdown renderer (markdownChunk.ts). A panel that must wait for the host's snapshot loads them at once.
+ * (scripts/webviewBuild.mjs) that holds what the first paint needs; three chunks, bundles of their
+ * own too, load right after that paint: the UI toolkit that defines the buttons
+ * (ui/toolkitChunk.ts), the protocol's schemas (zod) that check host messages (check.ts), and the
+ * markdown renderer (markdownChunk.ts). A panel that must wait for the host's snapshot loads them
+ * at once.
  */
 import { render } from 'preact';
 import { App } from './App';
@@ -13,8 +15,8 @@ import { LazyMarkdown, RenderCache } from './markdown';
 import { pageSnapshot } from './pageSnapshot';
 import { PanelStore, type HostMessageCheck } from './store';
 import { UiStateStore } from './uiState';
-import { registerToolkit } from './ui/toolkit';
 import type * as CheckChunk from './check';
+import type * as ToolkitChunk from './ui/toolkitChunk';
 import type { MarkdownModule } from './markdown';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -31,6 +33,10 @@ const chunksWanted = new Promise<void>((resolve) => (loadChunks = resolve));
 const check: Promise<HostMessageCheck> = chunksWanted
   .then(() => import(chunk('check.js')) as Promise<typeof CheckChunk>)
   .then((m) => m.parseHostMessage);
+// The toolkit first: until it loads, the buttons are drawn by CSS and take no focus.
+void chunksWanted
+  .then(() => import(chunk('toolkit.js')) as Promise<typeof ToolkitChunk>)
+  .then((m) => m.registerToolkit());
 const markdown = new LazyMarkdown(() => import(chunk('markdown.js')) as Promise<MarkdownModule>);
 void chunksWanted.then(() => markdown.load());
 
@@ -40,7 +46,6 @@ const store = new PanelStore({ post, check });
 const ui = new UiStateStore(api);
 const services = { post, ui, renderCache: new RenderCache(), markdown };
 
-registerToolkit();
 window.addEventListener('message', (event: MessageEvent) => store.receive(event.data));
 // The page's snapshot, when it has a current one, is in the store before the first render.
 store.start(pageSnapshot(document, ui));

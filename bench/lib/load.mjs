@@ -31,6 +31,9 @@ export async function loadTs(name, source) {
     target: 'node20',
     format: 'esm',
     packages: 'external',
+    // The sources load some packages on first use with `require` (shell-quote in the gate): an ES
+    // module has none, so the bundle gets one that resolves from its own folder.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     logLevel: 'silent',
     define: { PLANWISE_VERSION: JSON.stringify(pkg.version) },
   });

@@ -82,7 +82,7 @@ describe('layering rules', () => {
         { path: 'webview/components/Gate.tsx', text: `import { vsCodeButton } from '@vscode/webview-ui-toolkit';` },
         { path: 'webview/App.tsx', text: `import '@vscode/webview-ui-toolkit/dist/button/index.js';` },
         {
-          path: 'webview/ui/toolkit.ts',
+          path: 'webview/ui/toolkitChunk.ts',
           text: `import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';`,
         },
       ],

@@ -1,7 +1,7 @@
 /**
  * The panel's code is split so its first paint needs the least (scripts/webviewBuild.mjs): the
- * entry holds no zod, marked or DOMPurify; those come in the two chunks the entry imports after the
- * first paint, by the names main.tsx uses; and a module copied into both the entry and a chunk is
+ * entry holds no zod, marked, DOMPurify or UI toolkit; those come in the three chunks the entry
+ * imports after the first paint, by the names main.tsx uses; and a module copied into both the entry and a chunk is
  * one of the declared stateless ones, so the copies cannot disagree.
  */
 import assert from 'node:assert/strict';
@@ -56,16 +56,18 @@ describe("the panel's bundles", function () {
 
   after(() => rmSync(out, { recursive: true, force: true }));
 
-  it('keeps zod, marked and DOMPurify out of the entry, and puts each in its chunk', () => {
+  it('keeps zod, marked, DOMPurify and the UI toolkit out of the entry, and puts each in its chunk', () => {
     const entry = bundles.get(build.PANEL_ENTRY)!;
     const packages = (files: Set<string>) => new Set([...files].map(packageOf).filter(Boolean));
-    for (const heavy of ['zod', 'marked', 'dompurify']) assert.ok(!packages(entry).has(heavy), `${heavy} in the entry`);
+    for (const heavy of ['zod', 'marked', 'dompurify', '@vscode/webview-ui-toolkit', '@microsoft/fast-element'])
+      assert.ok(!packages(entry).has(heavy), `${heavy} in the entry`);
     assert.ok(packages(bundles.get(build.PANEL_CHUNKS['check']!.file)!).has('zod'));
     for (const p of ['marked', 'dompurify'])
       assert.ok(packages(bundles.get(build.PANEL_CHUNKS['markdown']!.file)!).has(p), `${p} not in the markdown chunk`);
-    // What the entry still holds for the first paint: Preact and the UI toolkit.
+    for (const p of ['@vscode/webview-ui-toolkit', '@microsoft/fast-element', '@microsoft/fast-foundation'])
+      assert.ok(packages(bundles.get(build.PANEL_CHUNKS['toolkit']!.file)!).has(p), `${p} not in the toolkit chunk`);
+    // What the entry still holds for the first paint: Preact.
     assert.ok(packages(entry).has('preact'));
-    assert.ok(packages(entry).has('@vscode/webview-ui-toolkit'));
   });
 
   it('copies only the declared stateless modules into both the entry and a chunk', () => {

@@ -183,7 +183,10 @@ describe('panel in Chromium', function () {
     const state: ViewState = {
       ...emptyViewState(),
       flags: { hasApiKey: true, trusted: true },
-      transcript: [{ id: 'a1', kind: 'assistant', text: 'Restored **bold** reply', streaming: false }],
+      transcript: [
+        { id: 'a1', kind: 'assistant', text: 'Restored **bold** reply', streaming: false },
+        { id: 'n1', kind: 'notice', level: 'error', text: 'The request failed', actions: ['retry'] },
+      ],
     };
     server.setPageSnapshot({ page: 'page-chunks', message: { type: 'snapshot', seq: 3, state } });
     const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
@@ -214,10 +217,44 @@ describe('panel in Chromium', function () {
       await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'ready'));
       assert.deepEqual(
         requested.sort(),
-        ['check.js', 'markdown.js'],
+        ['check.js', 'markdown.js', 'toolkit.js'],
         'the entry is in the page; the chunks are asked for',
       );
+      // Before the toolkit defines it, a button is drawn by the panel's style sheet in the theme's colours.
+      const primary = page.locator('vscode-button[appearance="primary"]').first();
+      const looks = () =>
+        primary.evaluate((b) => {
+          const box = b.getBoundingClientRect();
+          return {
+            defined: b.matches(':defined'),
+            background: getComputedStyle(b).backgroundColor,
+            display: getComputedStyle(b).display,
+            width: Math.round(box.width),
+            height: Math.round(box.height),
+          };
+        });
+      const before = await looks();
+      assert.deepEqual([before.defined, before.background], [false, 'rgb(0, 120, 212)']);
       release();
+      await page.waitForFunction(() => customElements.get('vscode-button') !== undefined, null, { timeout: 5_000 });
+      // Defined after the page's load event, the toolkit still takes the theme (webview/ui/lateLoad.ts):
+      // the harness's button colour, not the toolkit's default (rgb(14, 99, 156)).
+      await page.waitForFunction(
+        () =>
+          getComputedStyle(document.querySelector('vscode-button[appearance="primary"]')!).backgroundColor ===
+          'rgb(0, 120, 212)',
+        null,
+        { timeout: 5_000 },
+      );
+      const after = await looks();
+      assert.equal(after.defined, true);
+      // Drawn the same before and after: no jump when the toolkit arrives.
+      assert.deepEqual({ ...after, defined: false }, before, JSON.stringify({ before, after }));
+      assert.equal(
+        await page.evaluate(() => Object.prototype.hasOwnProperty.call(window, 'addEventListener')),
+        false,
+        'the window has its own addEventListener back',
+      );
       await page.locator('.pw-assistant strong').waitFor({ timeout: 5_000 });
       // A host message is checked with the chunk's schemas: a malformed one is dropped, a good one applied.
       await page.evaluate(

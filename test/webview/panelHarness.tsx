@@ -15,7 +15,7 @@ import { LazyMarkdown, RenderCache } from '../../webview/markdown';
 import * as markdownChunk from '../../webview/markdownChunk';
 import { PanelStore } from '../../webview/store';
 import { UiStateStore } from '../../webview/uiState';
-import { registerToolkit } from '../../webview/ui/toolkit';
+import { registerToolkit } from '../../webview/ui/toolkitChunk';
 
 registerToolkit();
 

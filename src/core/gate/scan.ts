@@ -299,6 +299,8 @@ export function scanCommand(source: string): ScanResult {
   return splitSegments(tokens);
 }
 
+let shellQuoteParse: typeof ShellQuote.parse | undefined;
+
 /**
  * The second opinion: shell-quote must read the same words and operators. It is loaded here, on the
  * first command that needs it: most commands do not, and loading it builds its regular expressions
@@ -306,7 +308,7 @@ export function scanCommand(source: string): ScanResult {
  */
 function crossCheck(text: string, tokens: readonly Token[]): Verdict | null {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy loading; see above
-  const { parse } = require('shell-quote') as typeof ShellQuote;
+  const parse = (shellQuoteParse ??= (require('shell-quote') as typeof ShellQuote).parse);
   let entries: ReturnType<typeof parse>;
   try {
     entries = parse(text);
