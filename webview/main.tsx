@@ -36,7 +36,11 @@ const check: Promise<HostMessageCheck> = chunksWanted
 // The toolkit first: until it loads, the buttons are drawn by CSS and take no focus.
 void chunksWanted
   .then(() => import(chunk('toolkit.js')) as Promise<typeof ToolkitChunk>)
-  .then((m) => m.registerToolkit());
+  .then(
+    (m) => m.registerToolkit(),
+    (err: unknown) =>
+      console.warn(`[planwise] The UI toolkit could not be loaded; buttons answer clicks only: ${String(err)}`),
+  );
 const markdown = new LazyMarkdown(() => import(chunk('markdown.js')) as Promise<MarkdownModule>);
 void chunksWanted.then(() => markdown.load());
 

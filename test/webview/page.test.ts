@@ -283,6 +283,42 @@ describe('panel in Chromium', function () {
     }
   });
 
+  it('keeps working when the toolkit chunk cannot load: it says so, and its buttons still answer clicks', async () => {
+    const state: ViewState = {
+      ...emptyViewState(),
+      flags: { hasApiKey: true, trusted: true },
+      transcript: [{ id: 'n1', kind: 'notice', level: 'error', text: 'The request failed', actions: ['retry'] }],
+    };
+    server.setPageSnapshot({ page: 'page-no-toolkit', message: { type: 'snapshot', seq: 3, state } });
+    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    try {
+      await page.route('**/media/panel/toolkit.js', (route) => route.abort());
+      await page.addInitScript({ path: join(__dirname, 'harness', 'harness.js') });
+      await page.goto(`${server.origin}/?theme=dark`);
+      await page.waitForFunction(() => performance.getEntriesByName('planwise:first-paint').length > 0, null, {
+        timeout: 10_000,
+      });
+      await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'ready'));
+      for (let i = 0; i < 50 && !warnings.some((w) => /UI toolkit could not be loaded/.test(w)); i++)
+        await page.waitForTimeout(100);
+      assert.ok(
+        warnings.some((w) => /UI toolkit could not be loaded/.test(w)),
+        warnings.join('\n'),
+      );
+      const retry = page.getByTestId('notice-retry');
+      assert.equal(await retry.evaluate((b) => b.matches(':defined')), false);
+      await retry.click();
+      await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'retry'));
+    } finally {
+      await page.close();
+      server.setPageSnapshot(undefined);
+    }
+  });
+
   it('spins the working ring, and stops it when the person asks for reduced motion', async () => {
     const busy = {
       type: 'snapshot',
