@@ -12,7 +12,7 @@ import { loadTs, repoRoot } from './load.mjs';
 import { PANEL_ENTRY, webviewBuilds } from '../../scripts/webviewBuild.mjs';
 
 /**
- * Bundles the panel as esbuild.mjs does (scripts/webviewBuild.mjs: the entry and its two chunks,
+ * Bundles the panel as esbuild.mjs does (scripts/webviewBuild.mjs: the entry and its three chunks,
  * minified as in `--production`, unless `readable` for profiling) into a temporary folder, so the
  * checkout's media/panel is left alone. Returns the folder and a cleanup function.
  */

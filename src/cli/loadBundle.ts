@@ -1,5 +1,5 @@
 /**
- * Loads one of the CLI's command bundles, dist/cli/<name>.js, for the dispatcher (see esbuild.mjs).
+ * Loads one of the CLI's command bundles, dist/cli/<name>.js, for the dispatcher (see scripts/cliBuild.mjs).
  *
  * Compiling a bundle is a good share of a short command's run (`check-command` holds the whole gate,
  * about 90 KB). So the bundle is compiled here with V8's code cache, kept in the user's own cache
@@ -25,7 +25,7 @@ import { EXIT_USAGE } from './io';
 // Reached when a command loads, not at the dispatcher's start: `--version` needs none of them.
 const builtin = process.getBuiltinModule;
 
-/** The end of every command bundle: this mark, 16 hex digits and a newline (esbuild.mjs). */
+/** The end of every command bundle: this mark, 16 hex digits and a newline (scripts/cliBuild.mjs). */
 const ID_MARK = '//planwise-bundle:';
 const ID_LENGTH = 16;
 
@@ -69,7 +69,7 @@ function loadWithCodeCache(file: string, name: string, cacheDir: string | undefi
   } catch {
     cachedData = undefined;
   }
-  // The file's text is the module wrapper (esbuild.mjs), so it compiles as read.
+  // The file's text is the module wrapper (scripts/cliBuild.mjs), so it compiles as read.
   const script = new vm.Script(source, { filename: file, cachedData });
   if (cacheFile !== undefined && (!cachedData || script.cachedDataRejected))
     process.once('exit', (code) => {

@@ -172,7 +172,7 @@ describe('the CLI loads only the bundle a command needs', function () {
     return copy;
   };
   const MARK = /\/\/planwise-bundle:[0-9a-f]{16}\n$/;
-  /** The id line the build ends a bundle with: the SHA-256 of the text before it (esbuild.mjs). */
+  /** The id line the build ends a bundle with: the SHA-256 of the text before it (scripts/cliBuild.mjs). */
   const stamp = (body: string) =>
     `${body}//planwise-bundle:${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n`;
   const runCopy = async (copy: string, env: Record<string, string>) => {

@@ -16,8 +16,13 @@ export async function stagedBuild(prefix: string, args: readonly string[] = []):
     symlinkSync(join(repo, link), join(stage, link));
   }
   copyFileSync(join(repo, 'esbuild.mjs'), join(stage, 'esbuild.mjs'));
-  // What esbuild.mjs reads besides the sources: its two helpers, and the panel's style sheet (it writes into media/).
-  for (const file of ['scripts/webviewBuild.mjs', 'scripts/panelStyles.mjs', 'media/panel.css']) {
+  // What esbuild.mjs reads besides the sources: its three helpers, and the panel's style sheet (it writes into media/).
+  for (const file of [
+    'scripts/cliBuild.mjs',
+    'scripts/webviewBuild.mjs',
+    'scripts/panelStyles.mjs',
+    'media/panel.css',
+  ]) {
     mkdirSync(dirname(join(stage, file)), { recursive: true });
     copyFileSync(join(repo, file), join(stage, file));
   }

@@ -3,7 +3,7 @@
  * A command's module, by its file name in this folder (`checkCommand` for checkCommand.ts), loaded
  * when the command runs, so `planwise check-command` never loads the model client. Run from source
  * (the tests), or bundled into one file, this is a plain require of the module. In the built CLI,
- * esbuild.mjs puts in this file's place a loader of the command's own bundle, dist/cli/<bundle>.js
+ * scripts/cliBuild.mjs puts in this file's place a loader of the command's own bundle, dist/cli/<bundle>.js
  * (src/cli/loadBundle.ts), for each command src/cli/main.ts loads.
  */
 export function loadCommand(file: string): unknown {
