@@ -179,6 +179,16 @@ describe('panel in Chromium', function () {
     }
   });
 
+  /** A new page of the panel's size, and the console warnings it prints. */
+  const pageWithWarnings = async () => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    return { page, warnings };
+  };
+
   it("paints the page's snapshot while its chunks are held back, then checks and renders with them", async () => {
     const state: ViewState = {
       ...emptyViewState(),
@@ -189,11 +199,7 @@ describe('panel in Chromium', function () {
       ],
     };
     server.setPageSnapshot({ page: 'page-chunks', message: { type: 'snapshot', seq: 3, state } });
-    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
-    const warnings: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'warning') warnings.push(m.text());
-    });
+    const { page, warnings } = await pageWithWarnings();
     try {
       // Every chunk is held until the first paint has been seen: the paint must not wait for one.
       const requested: string[] = [];
@@ -290,11 +296,7 @@ describe('panel in Chromium', function () {
       transcript: [{ id: 'n1', kind: 'notice', level: 'error', text: 'The request failed', actions: ['retry'] }],
     };
     server.setPageSnapshot({ page: 'page-no-toolkit', message: { type: 'snapshot', seq: 3, state } });
-    const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
-    const warnings: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'warning') warnings.push(m.text());
-    });
+    const { page, warnings } = await pageWithWarnings();
     try {
       await page.route('**/media/panel/toolkit.js', (route) => route.abort());
       await page.addInitScript({ path: join(__dirname, 'harness', 'harness.js') });
