@@ -297,7 +297,7 @@ const configs = [
   ...cliBuilds(node),
   // The panel's own style sheet, minified, as the host writes it into the page.
   { ...common, entryPoints: ['media/panel.css'], outfile: 'media/panel/panel.css', minify: true, sourcemap: false },
-  // The panel: media/panel/main.js and the two chunks it loads after its first paint (scripts/webviewBuild.mjs).
+  // The panel: media/panel/main.js and the three chunks it loads after its first paint (scripts/webviewBuild.mjs).
   ...webviewBuilds({ root: '.', outdir: 'media/panel', minify: common.minify, sourcemap: common.sourcemap }).map(
     (c) => ({ ...common, ...c }),
   ),

@@ -33,7 +33,7 @@ const OUTPUTS = [
   { key: 'cli', file: 'dist/cli.cjs' },
   { key: 'cliCheckCommand', file: 'dist/cli/check-command.js', optional: true },
   { key: 'cliSession', file: 'dist/cli/session.js', optional: true },
-  // The panel: its entry (what the first paint needs) and the two chunks it loads after that paint.
+  // The panel: its entry (what the first paint needs) and the three chunks it loads after that paint.
   { key: 'webview', file: 'media/panel/main.js' },
   { key: 'webviewToolkit', file: 'media/panel/toolkit.js', optional: true },
   { key: 'webviewCheck', file: 'media/panel/check.js', optional: true },

@@ -22,6 +22,15 @@ export const SYNC_READ_MAX_BYTES = 256 * 1024;
  */
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/** The real path of the folder `dir`; throws ENOENT, or ENOTDIR when it is no folder. */
+function folderRoot(dir: string): string {
+  if (process.platform !== 'win32') return realpathSync.native(dir.endsWith('/') ? dir : `${dir}/`);
+  const real = realpathSync.native(dir);
+  if (!statSync(real).isDirectory())
+    throw Object.assign(new Error(`ENOTDIR: not a folder, '${real}'`), { code: 'ENOTDIR' });
+  return real;
+}
+
 /**
  * Node file-system reader over one or more workspace roots. Roots are resolved to real paths once.
  *
@@ -34,15 +43,6 @@ const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
  * of microseconds from the page cache. Larger files, files whose size is unknown (0, as /proc
  * reports) and directories are read on the thread pool.
  */
-/** The real path of the folder `dir`; throws ENOENT, or ENOTDIR when it is no folder. */
-function folderRoot(dir: string): string {
-  if (process.platform !== 'win32') return realpathSync.native(dir.endsWith('/') ? dir : `${dir}/`);
-  const real = realpathSync.native(dir);
-  if (!statSync(real).isDirectory())
-    throw Object.assign(new Error(`ENOTDIR: not a folder, '${real}'`), { code: 'ENOTDIR' });
-  return real;
-}
-
 export class NodeWorkspaceReader implements WorkspaceReader {
   readonly roots: readonly string[];
   /** When the current slice began: at the first lookup, so a reader that looks nothing up reads no clock. */
