@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stagedBuild } from '../support/stagedBuild';
@@ -24,25 +23,22 @@ interface Run {
 describe('the CLI loads only the bundle a command needs', function () {
   this.timeout(120_000);
   let stage: string;
-  let cache: string;
 
   before(async () => {
     stage = await stagedBuild('planwise-cli-lazy-');
-    // Prints, at exit, the command bundles compiled (each is compiled by node:vm, with or without a code cache).
+    // Prints, at exit, the command bundles loaded, in load order.
     writeFileSync(
       join(stage, 'record.cjs'),
-      "const vm = require('vm'); const compiled = []; const Script = vm.Script; vm.Script = class extends Script { constructor(code, options) { super(code, options); const f = String(options && options.filename); if (/[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)) compiled.push(f.replace(/^.*[\\\\/]/, '')); } };\nprocess.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(compiled)));\n",
+      "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]/, '')))));\n",
     );
     // Prints, at exit, which of process.stdin/stdout/stderr were touched (Node builds each on first touch).
     writeFileSync(
       join(stage, 'streams.cjs'),
       "const touched = new Set(); for (const name of ['stdin', 'stdout', 'stderr']) { const d = Object.getOwnPropertyDescriptor(process, name); Object.defineProperty(process, name, { configurable: true, enumerable: d.enumerable, get() { touched.add(name); return d.get.call(process); } }); }\nprocess.on('exit', () => require('fs').writeSync(2, '\\nSTREAMS ' + JSON.stringify([...touched])));\n",
     );
-    cache = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-'));
   });
   after(() => {
     rmSync(stage, { recursive: true, force: true });
-    rmSync(cache, { recursive: true, force: true });
   });
 
   /** Runs the CLI built under `root` (the staged build unless given). */
@@ -63,7 +59,7 @@ describe('the CLI loads only the bundle a command needs', function () {
         },
       );
     });
-  const plain = { NODE_DISABLE_COMPILE_CACHE: '1', HOME: tmpdir() };
+  const plain = { HOME: tmpdir() };
 
   it('--version loads no command bundle', async () => {
     const r = await run(['--version'], plain);
@@ -115,145 +111,15 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.match(resume.out, /^Usage: planwise resume /);
   });
 
-  it('with the code cache, a second run answers the same from the cached compile', async () => {
-    const env = { XDG_CACHE_HOME: cache, HOME: tmpdir() };
-    const first = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
-    const files = readdirSync(join(cache, 'planwise', `v8-${process.version}-${process.arch}`));
-    assert.equal(files.length, 1);
-    const id = /\/\/planwise-bundle:([0-9a-f]{16})\n$/.exec(
-      readFileSync(join(stage, 'dist/cli/check-command.js'), 'utf8'),
-    );
-    assert.equal(files[0], `check-command-${id?.[1]}.bin`);
-    const second = await run(['check-command', '--json', '--', 'sed -n 1p README.md'], env, false);
-    assert.deepEqual([second.code, second.out], [first.code, first.out]);
-    assert.equal(JSON.parse(second.out).allowed, true);
-  });
-
-  it('a cache folder that cannot be made costs the cache, not the answer', async () => {
-    const notAFolder = join(cache, 'a-file');
-    writeFileSync(notAFolder, '');
-    const env = { XDG_CACHE_HOME: notAFolder, HOME: tmpdir() };
-    for (let i = 0; i < 2; i++) {
-      const r = await run(['check-command', '--', 'ls'], env, false);
-      assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
-    }
-  });
-
-  /** Runs `body` with a cache folder of its own, and lists the code caches written in it. */
-  const withFreshCache = async (
-    body: (env: Record<string, string>, caches: () => string[]) => Promise<void>,
-  ): Promise<void> => {
-    const fresh = mkdtempSync(join(tmpdir(), 'planwise-cli-cache-fresh-'));
-    const folder = join(fresh, 'planwise', `v8-${process.version}-${process.arch}`);
-    try {
-      await body({ XDG_CACHE_HOME: fresh, HOME: tmpdir() }, () => (existsSync(folder) ? readdirSync(folder) : []));
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
-    }
-  };
-
-  it('a run that only shows help or a usage error writes no cache; the first real check does', () =>
-    withFreshCache(async (env, caches) => {
-      assert.equal((await run(['check-command', '--help'], env, false)).code, 0);
-      assert.equal((await run(['check-command'], env, false)).code, 2);
-      assert.deepEqual(caches(), []);
-      // `--help` after `--` is a word of the command being checked, not a request for help.
-      const checked = await run(['check-command', '--', 'ls --help'], env, false);
-      assert.deepEqual([checked.code, checked.out], [0, 'allowed: read-only command\n']);
-      assert.equal(caches().length, 1);
-    }));
-
-  /** A copy of the built dist/ whose gate bundle is rewritten by `edit`, and the CLI's path in it. */
-  const editedCopy = (edit: (text: string) => string): string => {
-    const copy = mkdtempSync(join(tmpdir(), 'planwise-cli-edited-'));
-    cpSync(join(stage, 'dist'), join(copy, 'dist'), { recursive: true });
-    const bundle = join(copy, 'dist/cli/check-command.js');
-    writeFileSync(bundle, edit(readFileSync(bundle, 'utf8')));
-    return copy;
-  };
-  const MARK = /\/\/planwise-bundle:[0-9a-f]{16}\n$/;
-  /** The id line the build ends a bundle with: the SHA-256 of the text before it (scripts/cliBuild.mjs). */
-  const stamp = (body: string) =>
-    `${body}//planwise-bundle:${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n`;
-  const runCopy = async (copy: string, env: Record<string, string>) => {
-    const r = await run(['check-command', '--', 'ls'], env, false, copy);
-    return { code: r.code, out: r.out };
-  };
-
-  it('the cache is named by the id the build gave the bundle: a new build gets its own and drops the old', () =>
-    withFreshCache(async (env, caches) => {
-      assert.equal((await run(['check-command', '--', 'ls'], env, false)).code, 0);
-      const [old] = caches();
-      const copy = editedCopy((text) => stamp(`${text.replace(MARK, '')}// a later build\n`));
-      try {
-        const newId = /planwise-bundle:([0-9a-f]{16})\n$/.exec(
-          readFileSync(join(copy, 'dist/cli/check-command.js'), 'utf8'),
-        )?.[1];
-        assert.ok(newId && old !== `check-command-${newId}.bin`);
-        for (let i = 0; i < 2; i++)
-          assert.deepEqual(await runCopy(copy, env), { code: 0, out: 'allowed: read-only command\n' });
-        assert.deepEqual(caches(), [`check-command-${newId}.bin`]);
-      } finally {
-        rmSync(copy, { recursive: true, force: true });
-      }
-    }));
-
-  it('a bundle whose text is not what its id says, or that has no id, runs and leaves no cache', () =>
-    withFreshCache(async (env, caches) => {
-      const edited = editedCopy((text) => text.replace(MARK, (m) => `// edited by hand\n${m}`));
-      const bare = editedCopy((text) => text.replace(MARK, ''));
-      try {
-        for (const copy of [edited, bare]) {
-          for (let i = 0; i < 2; i++)
-            assert.deepEqual(await runCopy(copy, env), { code: 0, out: 'allowed: read-only command\n' });
-        }
-        assert.deepEqual(caches(), []);
-      } finally {
-        rmSync(edited, { recursive: true, force: true });
-        rmSync(bare, { recursive: true, force: true });
-      }
-    }));
-
-  it('a damaged cache file, small or larger than one read, is refused by V8 and written afresh', () =>
-    withFreshCache(async (env, caches) => {
-      assert.equal((await run(['check-command', '--', 'ls'], env, false)).code, 0);
-      const [name] = caches();
-      const file = join(env['XDG_CACHE_HOME'] as string, 'planwise', `v8-${process.version}-${process.arch}`, name!);
-      const good = readFileSync(file);
-      for (const junk of [Buffer.from('not a code cache'), Buffer.alloc(3 << 20, 0x5a)]) {
-        writeFileSync(file, junk);
-        const r = await run(['check-command', '--', 'ls'], env, false);
-        assert.deepEqual([r.code, r.out], [0, 'allowed: read-only command\n']);
-        assert.deepEqual(caches(), [name]);
-        const rewritten = readFileSync(file);
-        assert.ok(Math.abs(rewritten.length - good.length) < good.length / 10, `rewritten after ${junk.length} bytes`);
-        // The new cache is taken as it is: the next run does not write it again.
-        assert.deepEqual((await run(['check-command', '--', 'ls'], env, false)).code, 0);
-        assert.ok(readFileSync(file).equals(rewritten));
-      }
-    }));
-
-  it('with the code cache, check-command loads no Node builtin but node:vm beyond what --version loads', async () => {
-    // node:module would bring Node's ESM loader, node:os a module of its own: 0.3-0.4 ms each.
-    writeFileSync(
-      join(stage, 'builtins.cjs'),
-      "const before = new Set(process.moduleLoadList); process.on('exit', () => require('fs').writeSync(2, '\\nBUILTINS ' + JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ')))));\n",
-    );
-    const builtins = (args: string[]) =>
-      new Promise<string[]>((res) =>
-        execFile(
-          process.execPath,
-          ['--require', join(stage, 'builtins.cjs'), join(stage, 'dist/cli.cjs'), ...args],
-          { cwd: repo, env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: cache, HOME: tmpdir() } },
-          (_e, _out, err) => res(JSON.parse(/BUILTINS (.*)$/.exec(err)?.[1] ?? 'null') as string[]),
-        ),
-      );
-    await builtins(['check-command', '--', 'ls']); // writes the cache
-    const version = await builtins(['--version']);
-    const check = await builtins(['check-command', '--', 'ls']);
-    assert.deepEqual(
-      check.filter((m) => !version.includes(m)),
-      ['NativeModule vm'],
-    );
+  it('every command the dispatcher names has a bundle in the table, and the build wrote each', () => {
+    const table = JSON.parse(readFileSync(join(repo, 'src/cli/commands/bundles.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const dispatcher = readFileSync(join(repo, 'src/cli/dispatch.ts'), 'utf8');
+    const named = [...dispatcher.matchAll(/loadCommand\('(\w+)'\)/g)].map((m) => m[1] as string);
+    assert.deepEqual([...named].sort(), Object.keys(table).sort());
+    const built = readdirSync(join(stage, 'dist/cli')).filter((f) => f.endsWith('.js'));
+    assert.deepEqual(built.sort(), [...new Set(Object.values(table))].map((b) => `${b}.js`).sort());
   });
 });
