@@ -22,7 +22,7 @@ import { worstCase } from './lib/gateWorst.mjs';
 import { loadTs, repoRoot } from './lib/load.mjs';
 import { formatCount, median } from './lib/stats.mjs';
 
-export const GOAL = 100_000;
+export const GOAL = 80_000;
 const ROUNDS = 7;
 const ROUND_MS = 1000;
 

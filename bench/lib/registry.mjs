@@ -45,7 +45,7 @@ export const FIGURES = [
   {
     id: 'gate',
     title: 'Read-only gate throughput',
-    goal: '≥ 100k commands/s',
+    goal: '≥ 80k commands/s',
     method: 'bench/gate.mjs (the gate’s own benchmark)',
     run: gate,
   },
