@@ -104,14 +104,50 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     assert.equal(r.server.requests.length, 2);
   });
 
-  it('an empty answer skips the questions; the model hears no answer was given', async () => {
-    const r = await run([sse.toolTurn([question]), sse.textTurn(planResponse(samplePlan()))], ['']);
+  const twoQuestions = {
+    name: 'request_user_input',
+    args: {
+      questions: [
+        {
+          header: 'Name',
+          question: 'Which name should the helper have?',
+          options: [{ label: 'greet', recommended: true }, { label: 'hello' }],
+        },
+        {
+          header: 'Tests',
+          question: 'Add a unit test?',
+          options: [{ label: 'yes', recommended: true }, { label: 'no' }],
+        },
+      ],
+    },
+  };
+  const toolResultOf = (r: { server: { requests: RecordedRequest[] } }) =>
+    (r.server.requests[1]!.body.messages.find((m) => m['role'] === 'tool') as { content: string }).content;
+
+  it('Enter takes the recommended option of the current question, and keeps the earlier answers', async () => {
+    const r = await run([sse.toolTurn([twoQuestions]), sse.textTurn(planResponse(samplePlan()))], ['2', '']);
     assert.equal(r.code, 0, r.stderr);
-    const result = r.server.requests[1]!.body.messages.find((m) => m['role'] === 'tool') as { content: string };
-    assert.match(result.content, /closed the questions without answering/);
-    assert.match(r.stdout, /Questions skipped/);
+    assert.match(r.stdout, /Choose 1-2 \(Enter for 1, skip to skip this question\)/);
+    assert.match(toolResultOf(r), /The person answered:\n- Name: hello\n- Tests: yes\n/);
+    assert.match(r.stdout, /✓ Name: hello\n✓ Tests: yes/);
+  });
+
+  it('"skip" skips that question alone; the model hears which one was not answered', async () => {
+    const r = await run([sse.toolTurn([twoQuestions]), sse.textTurn(planResponse(samplePlan()))], ['skip', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResultOf(r), /- Name: \(not answered\)\n- Tests: no\n/);
+    assert.match(r.stdout, /- Name: skipped\n✓ Tests: no/);
+  });
+
+  it('the end of input after one answer keeps that answer; with none the questions count as closed', async () => {
+    const one = await run([sse.toolTurn([twoQuestions]), sse.textTurn(planResponse(samplePlan()))], ['2']);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(toolResultOf(one), /- Name: hello\n- Tests: \(not answered\)/);
+    const none = await run([sse.toolTurn([question]), sse.textTurn(planResponse(samplePlan()))], []);
+    assert.match(toolResultOf(none), /closed the questions without answering/);
+    assert.match(none.stdout, /Questions skipped/);
     // The input ended at the gate: the plan stays pending.
-    assert.match(r.stdout, /Plan awaiting approval: .*\.md\nDecide later with: planwise resume \S+/);
+    assert.match(none.stdout, /Plan awaiting approval: .*\.md\nDecide later with: planwise resume \S+/);
   });
 
   it('asks y/N before a build command the gate does not allow, and runs only what was approved', async () => {

@@ -5,16 +5,22 @@
  * asks for them, so scripted input (a pipe fed all at once) is never lost between prompts. The
  * interface is opened by `listen()` (an interactive run calls it at its start, so Ctrl-C is
  * handled from the first moment) or by the first prompt; a non-interactive run never touches stdin.
- * `ask` resolves to `null` at end of input or when the person presses Ctrl-C at the prompt;
+ * `ask` resolves to `null` at end of input or when the person presses Ctrl-C at the prompt, and,
+ * on a terminal, to `ESCAPE` when the person presses Esc at a prompt asked with `{ escape: true }`;
  * Ctrl-C while no prompt waits calls `onInterrupt` (the command cancels the running turn).
  */
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { Printer } from '../render/printer';
 
+/** What `ask` resolves to when the person pressed Esc at a prompt that takes it. */
+export const ESCAPE: unique symbol = Symbol('escape');
+
 export class LineInput {
   private rl: Interface | undefined;
   private readonly queue: string[] = [];
-  private waiter: ((line: string | null) => void) | undefined;
+  private waiter: ((line: string | null | typeof ESCAPE) => void) | undefined;
+  /** The waiting prompt takes Esc. */
+  private escapable = false;
   private ended = false;
   /** Called on Ctrl-C while no prompt is waiting. */
   onInterrupt: (() => void) | undefined;
@@ -32,11 +38,14 @@ export class LineInput {
   ) {}
 
   /** Shows `prompt` and resolves to the next line (without its line break), or null. */
-  async ask(prompt: string): Promise<string | null> {
+  ask(prompt: string): Promise<string | null>;
+  /** The same, and on a terminal Esc resolves to `ESCAPE`. */
+  ask(prompt: string, options: { readonly escape: true }): Promise<string | null | typeof ESCAPE>;
+  async ask(prompt: string, options?: { readonly escape: true }): Promise<string | null | typeof ESCAPE> {
     this.printer.breakLine();
     const rl = this.open();
     const queued = this.queue.shift();
-    let line: string | null;
+    let line: string | null | typeof ESCAPE;
     if (queued !== undefined || this.ended || !rl) {
       this.printer.write(prompt);
       line = queued ?? null;
@@ -47,11 +56,18 @@ export class LineInput {
       } else {
         this.printer.write(prompt);
       }
-      line = await new Promise<string | null>((resolve) => (this.waiter = resolve));
+      this.escapable = options?.escape === true;
+      line = await new Promise<string | null | typeof ESCAPE>((resolve) => (this.waiter = resolve));
+      this.escapable = false;
     }
-    if (!this.terminal) this.printer.write(line === null ? '\n' : `${line}\n`);
+    if (!this.terminal) this.printer.write(typeof line === 'string' ? `${line}\n` : '\n');
     this.printer.markLineStart();
     return line;
+  }
+
+  /** True when Esc reaches a prompt (a terminal); scripted input has no Esc key. */
+  get takesEscape(): boolean {
+    return this.terminal;
   }
 
   /** Starts reading stdin now: queues typed-ahead lines and handles Ctrl-C. */
@@ -74,6 +90,15 @@ export class LineInput {
       this.ended = true;
       this.deliver(null);
     });
+    // readline reads a terminal's keys as keypress events on the input; a lone Esc arrives as 'escape'.
+    if (this.terminal)
+      this.input.on('keypress', (_s: string | undefined, key: { name?: string } | undefined) => {
+        if (key?.name !== 'escape' || !this.waiter || !this.escapable) return;
+        rl.write(null, { ctrl: true, name: 'e' });
+        rl.write(null, { ctrl: true, name: 'u' });
+        this.output.write('Esc\n');
+        this.deliver(ESCAPE);
+      });
     rl.on('SIGINT', () => {
       if (this.waiter) {
         this.output.write('^C\n');
@@ -86,12 +111,12 @@ export class LineInput {
     return rl;
   }
 
-  private deliver(line: string | null): void {
+  private deliver(line: string | null | typeof ESCAPE): void {
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;
       waiter(line);
-    } else if (line !== null) {
+    } else if (typeof line === 'string') {
       this.queue.push(line);
     }
   }

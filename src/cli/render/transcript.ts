@@ -234,9 +234,10 @@ export class TranscriptRenderer {
     } else if (iv.outcome === 'cancelled') {
       this.line(this.style.yellow('! Questions skipped; the planner continues without the answers.'));
     } else if (iv.answers) {
-      for (const a of iv.answers) {
-        const q = iv.questions.find((x) => x.id === a.questionId);
-        this.line(`${this.style.cyan('✓')} ${q?.header ?? a.questionId}: ${a.choice}${a.note ? ` — ${a.note}` : ''}`);
+      for (const q of iv.questions) {
+        const a = iv.answers.find((x) => x.questionId === q.id);
+        if (a) this.line(`${this.style.cyan('✓')} ${q.header}: ${a.choice}${a.note ? ` — ${a.note}` : ''}`);
+        else this.line(this.style.dim(`- ${q.header}: skipped`));
       }
     }
   }
