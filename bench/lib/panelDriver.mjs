@@ -82,6 +82,8 @@ export function streamSession({ seconds, rate, warmupMs, words, firstSeq }) {
             kind: 'tool_call',
             callId: `k${message}`,
             name: 'grep',
+            title: 'Searched src/ for `limiter`',
+            subject: '`limiter`',
             argsSummary: 'limiter src/',
             verdict: { allowed: true, reason: 'read-only' },
           },

@@ -97,6 +97,8 @@ function item(i) {
         kind: 'tool_call',
         callId: `c${i}`,
         name: 'read_file',
+        title: `Read src/f${i}.ts`,
+        subject: `src/f${i}.ts`,
         argsSummary: `src/f${i}.ts`,
         verdict: { allowed: i % 12 !== 2, reason: 'read-only' },
       };

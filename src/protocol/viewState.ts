@@ -50,6 +50,10 @@ export const ToolCallItemSchema = z.object({
   kind: z.literal('tool_call'),
   callId: z.string(),
   name: z.string(),
+  /** The call in a person's words, as its tool describes it ("Searched src for `parse(`"). */
+  title: z.string(),
+  /** What the call was done to (a path, a command), for a call that did not run. */
+  subject: z.string(),
   /** A short, human-readable summary of the arguments (the host shortens long JSON). */
   argsSummary: z.string(),
   /** The read-only gate's verdict; absent until the gate has decided. */
@@ -126,6 +130,8 @@ export const ItemPatchSchema = z
   .object({
     text: z.string(),
     streaming: z.boolean(),
+    title: z.string(),
+    subject: z.string(),
     argsSummary: z.string(),
     verdict: VerdictSchema,
     outcome: ToolOutcomeSchema,

@@ -83,7 +83,7 @@ describe('the built planwise binary', function () {
     const { code } = await child.exited;
     assert.equal(code, 0, child.err());
     assert.match(readFileSync(pendingPlanOf(child.out()), 'utf8'), /^# Add a greeting helper/);
-    assert.match(child.out(), /✓ list_files \./);
+    assert.match(child.out(), /✓ Listed the workspace/);
   });
 
   it('SIGKILLed at the approval gate, then resumed: the same plan awaits approval, and answering it builds', async () => {

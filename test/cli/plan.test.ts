@@ -22,8 +22,8 @@ describe('planwise plan (headless, against the scripted server)', () => {
     assert.ok(planFile.startsWith(join(s.ws.root, '.vtcode/plans/')), planFile);
     assert.match(readFileSync(planFile, 'utf8'), /^# Add a greeting helper/);
     // Tool calls with their gate verdicts; the blocked one says why, and nothing was written.
-    assert.match(r.stdout, /✓ read_file README\.md/);
-    assert.match(r.stdout, /✗ exec_command \$ echo hi > hacked\.txt — blocked: .*redirection/);
+    assert.match(r.stdout, /✓ Read README\.md/);
+    assert.match(r.stdout, /✗ Not run: `echo hi > hacked\.txt` — blocked: .*redirection/);
     assert.equal(existsSync(s.ws.path('hacked.txt')), false);
     assert.match(r.stdout, /\[tool calls 2\/\d+ · loops \d+\/\d+ · context \d+%\]/);
     // The plan is shown once, without its markup.

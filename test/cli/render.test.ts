@@ -5,7 +5,7 @@ import { LineInput } from '../../src/cli/prompts/lineInput';
 import { Printer } from '../../src/cli/render/printer';
 import { makeRedactor } from '../../src/cli/render/redact';
 import { colorEnabled, makeStyle } from '../../src/cli/render/style';
-import { describeArguments } from '../../src/cli/render/toolCall';
+import { toolCallLine } from '../../src/cli/render/toolCall';
 import { TranscriptRenderer } from '../../src/cli/render/transcript';
 import { trackerLines } from '../../src/cli/render/tracker';
 import { Capture } from './cliHarness';
@@ -47,7 +47,13 @@ describe('the terminal transcript', () => {
         item: {
           id: 'c',
           kind: 'tool_call',
-          tool: { callId: 'c1', name: 'exec_command', arguments: '{"command":"rm -rf src"}' },
+          tool: {
+            callId: 'c1',
+            name: 'exec_command',
+            arguments: '{"command":"rm -rf src"}',
+            title: 'Ran `rm -rf src`',
+            subject: '`rm -rf src`',
+          },
           verdict: { allowed: false, reason: "blocked: 'rm' is not read-only" },
         },
       },
@@ -60,7 +66,7 @@ describe('the terminal transcript', () => {
     ]);
     assert.equal(
       text,
-      "thinking: Looking.\nHere is\n  ✗ exec_command $ rm -rf src — blocked: 'rm' is not read-only\n! Careful.\n",
+      "thinking: Looking.\nHere is\n  ✗ Not run: `rm -rf src` — blocked: 'rm' is not read-only\n! Careful.\n",
     );
   });
 
@@ -122,16 +128,27 @@ describe('the terminal transcript', () => {
 });
 
 describe('transcript pieces', () => {
-  it('names the argument that matters for each tool', () => {
-    assert.equal(describeArguments('read_file', '{"path":"a.ts","start_line":3,"end_line":9}'), 'a.ts:3-9');
-    assert.equal(describeArguments('code_search', '{"pattern":"foo","glob":"*.ts"}'), '"foo" in *.ts');
-    assert.equal(
-      describeArguments('task_tracker', '{"action":"update","index_path":"2.1","status":"completed"}'),
-      'update #2.1 completed',
-    );
-    assert.equal(describeArguments('write_file', '{"path":"x","content":"abc"}'), 'x (3 chars)');
-    assert.equal(describeArguments('unknown', 'not json at all'), 'not json at all');
-    assert.equal(describeArguments('run_command', `{"command":"${'x'.repeat(200)}"}`).length, 100);
+  it("prints a call in its tool's words once it has run, and a refused call as not run", () => {
+    const plain = makeStyle(false);
+    const call = {
+      id: 'call-1',
+      kind: 'tool_call' as const,
+      tool: {
+        callId: '1',
+        name: 'code_search',
+        arguments: '{}',
+        title: 'Searched src for `parse(`',
+        subject: '`parse(`',
+      },
+      verdict: { allowed: true, reason: 'allowed' },
+    };
+    assert.equal(toolCallLine(call, plain), '  ✓ Searched src for `parse(`');
+    assert.equal(toolCallLine(call, plain, false), '  ! Searched src for `parse(`');
+    const refused = { ...call, verdict: { allowed: false, reason: 'blocked: output redirection' } };
+    assert.equal(toolCallLine(refused, plain), '  ✗ Not run: `parse(` — blocked: output redirection');
+    // An archive written before calls had titles still reads.
+    const old = { ...call, tool: { callId: '1', name: 'read_file', arguments: '{"path":"a.ts"}' } };
+    assert.equal(toolCallLine(old, plain), '  ✓ read_file {"path":"a.ts"}');
   });
 
   it('draws the tracker tree with the rules glyphs, a failed verify, a step awaiting a check, and the engine counts', () => {

@@ -62,7 +62,13 @@ describe('engine events → panel deltas', () => {
     const callItem = {
       id: 'call-c1',
       kind: 'tool_call' as const,
-      tool: { callId: 'c1', name: 'exec_command', arguments: '{"command":"git log -5"}' },
+      tool: {
+        callId: 'c1',
+        name: 'exec_command',
+        arguments: '{"command":"git log -5"}',
+        title: 'Ran `git log -5`',
+        subject: '`git log -5`',
+      },
       verdict: { allowed: true, reason: 'read-only' },
     };
     h.emit(
@@ -84,6 +90,8 @@ describe('engine events → panel deltas', () => {
         kind: 'tool_call',
         callId: 'c1',
         name: 'exec_command',
+        title: 'Ran `git log -5`',
+        subject: '`git log -5`',
         argsSummary: 'git log -5',
         verdict: { allowed: true, reason: 'read-only' },
         outcome: 'ok',

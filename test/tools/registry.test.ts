@@ -47,6 +47,7 @@ describe('tool registry helpers', () => {
       kind: 'other',
       schema: z.object({}),
       run: () => Promise.reject(new Error('disk on fire')),
+      describe: () => ({ title: 'Broke', subject: 'nothing' }),
     };
     const r = await runTool(broken, '', contextFor(ws));
     assert.deepEqual([r.ok, r.content], [false, 'broken failed: disk on fire']);

@@ -26,6 +26,8 @@ describe('panel: the polite live region', () => {
             kind: 'tool_call',
             callId: 'c1',
             name: 'exec_command',
+            title: 'Ran `rm x`',
+            subject: '`rm x`',
             argsSummary: 'rm x',
             verdict: { allowed: false, reason: "blocked: 'rm' changes files" },
             outcome: 'blocked',

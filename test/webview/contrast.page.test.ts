@@ -75,7 +75,7 @@ function measure(): string[] {
     if (r < 4.5)
       bad.push(`text ${r.toFixed(2)}:1 "${n.textContent.trim().slice(0, 40)}" (${el.className || el.tagName})`);
   }
-  for (const chip of root.querySelectorAll('.pw-tag, .pw-pill, .pw-tool-args, .pw-verify-cmd')) {
+  for (const chip of root.querySelectorAll('.pw-tag, .pw-pill, .pw-verify-cmd')) {
     if (!shown(chip)) continue;
     const s = getComputedStyle(chip);
     const own = parse(s.backgroundColor);

@@ -29,6 +29,8 @@ const transcript: TranscriptItem[] = Array.from({ length: 12 }, (_, i) => ({
   kind: 'tool_call',
   callId: `c${i}`,
   name: 'read_file',
+  title: `Read src/module${i + 1}.ts`,
+  subject: `src/module${i + 1}.ts`,
   argsSummary: `src/module${i + 1}.ts`,
   verdict: { allowed: true, reason: 'read-only' },
   outcome: 'ok',

@@ -476,6 +476,8 @@ describe('panel in Chromium', function () {
           kind: 'tool_call' as const,
           callId: `c${i}`,
           name: text,
+          title: text,
+          subject: text,
           argsSummary: text,
           verdict: { allowed: true, reason: text },
           outcome: 'failed' as const,

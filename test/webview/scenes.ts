@@ -224,6 +224,8 @@ export function sessionScenes(now: number): Scene[] {
               kind: 'tool_call',
               callId: 'call-1',
               name: 'read_file',
+              title: 'Read src/server/app.ts',
+              subject: 'src/server/app.ts',
               argsSummary: 'src/server/app.ts',
               verdict: { allowed: true, reason: 'read-only tool' },
               // One row per call: the host puts the result on the call's row.
@@ -239,6 +241,8 @@ export function sessionScenes(now: number): Scene[] {
               kind: 'tool_call',
               callId: 'call-2',
               name: 'run_command',
+              title: 'Ran `rm -rf build`',
+              subject: '`rm -rf build`',
               argsSummary: 'rm -rf build',
               verdict: { allowed: false, reason: '`rm` changes files; planning is read-only.' },
               outcome: 'blocked',

@@ -8,6 +8,8 @@ const call = (id: string, outcome: ToolOutcome | undefined, allowed = true): Too
   kind: 'tool_call',
   callId: id,
   name: 'exec_command',
+  title: 'Ran `ls`',
+  subject: '`ls`',
   argsSummary: 'ls',
   verdict: { allowed, reason: allowed ? 'read-only' : "blocked: 'rm' changes files" },
   ...(outcome ? { outcome, bytes: 27, preview: outcome === 'ok' ? 'a.txt' : 'nope' } : {}),

@@ -45,7 +45,9 @@ describe('panel: planning stream', () => {
     assert.ok(p.getByText('Find the router first, then the config.'));
     assert.equal(p.getByRole('button', { name: /Thought/ }).getAttribute('aria-expanded'), 'true');
 
-    assert.ok(p.getByText('read_file'));
+    // Each call reads as its tool describes it; one that was refused says it did not run.
+    const titles = [...p.container.querySelectorAll('.pw-tool-title')].map((e) => e.textContent);
+    assert.deepEqual(titles, ['Read src/server/app.ts', 'Not run: rm -rf build']);
     assert.ok(p.getByRole('img', { name: 'allowed and ran' }));
     assert.ok(p.getByRole('img', { name: 'blocked before it ran' }));
     const blocked = p.container.querySelector('.pw-tool-blocked')!;

@@ -85,10 +85,11 @@ function ItemView({ item }: { item: TranscriptItem }) {
         >
           <div class="pw-tool-line">
             <Icon name="tools" />
-            <span class="pw-tool-name">{item.name === 'request_user_input' ? 'questions' : item.name}</span>
-            <code class="pw-tool-args" title={item.argsSummary}>
-              {item.argsSummary}
-            </code>
+            <RichText
+              class="pw-tool-title"
+              format="inline"
+              text={item.verdict && !item.verdict.allowed ? `Not run: ${item.subject}` : item.title}
+            />
             {outcome ? (
               <Icon name={outcome.icon} class={outcome.class} label={outcome.label} />
             ) : item.verdict?.allowed ? (

@@ -25,7 +25,8 @@ export class TranscriptRenderer {
   private lastBudget = '';
   /** Whitespace held back while streaming, written only when more text follows. */
   private heldWhitespace = '';
-  private readonly blockedCalls = new Set<string>();
+  /** Calls that have started and not yet printed: a call's line is printed once its result is in. */
+  private readonly openCalls = new Map<string, ItemPayload>();
   /** The tracker is shown while building; in planning the plan's steps already say it. */
   private executing = false;
   private tracker: Extract<ThreadEvent, { type: 'tracker.updated' }> | undefined;
@@ -46,9 +47,11 @@ export class TranscriptRenderer {
         this.line(this.style.bold(`● ${e.mode === 'build' ? 'Building' : 'Planning'}${e.task ? `: ${e.task}` : ''}`));
         break;
       case 'item.started':
-        if (e.item.kind === 'tool_call') {
-          if (e.item.verdict?.allowed === false && e.item.tool) this.blockedCalls.add(e.item.tool.callId);
-          this.line(toolCallLine(e.item, this.style));
+        // A refused call is printed at once (nothing will run); another once it has run, so a
+        // question the call asks (a command's approval) comes before its line.
+        if (e.item.kind === 'tool_call' && e.item.tool) {
+          if (e.item.verdict?.allowed === false) this.line(toolCallLine(e.item, this.style));
+          else this.openCalls.set(e.item.tool.callId, e.item);
         }
         break;
       case 'item.updated':
@@ -196,10 +199,14 @@ export class TranscriptRenderer {
       case 'reasoning':
         this.endStream();
         break;
-      case 'tool_result':
-        // A blocked call's reason is already on its line.
-        if (item.result && !this.blockedCalls.has(item.result.callId)) this.line(failedResultLine(item, this.style));
+      case 'tool_result': {
+        const call = item.result ? this.openCalls.get(item.result.callId) : undefined;
+        if (!call || !item.result) break;
+        this.openCalls.delete(item.result.callId);
+        this.line(toolCallLine(call, this.style, item.result.ok));
+        this.line(failedResultLine(item, this.style));
         break;
+      }
       case 'notice': {
         const level = item.level ?? 'info';
         const mark =

@@ -4,6 +4,7 @@ import { checkPlanningToolCall, judgeCommand, type Judgement, type Verdict } fro
 import { previewOf, utf8Length } from '../spool';
 import { parseToolArguments, runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
 import { gateContextOf } from '../tools/types';
+import { unknownToolCall } from '../tools/describe';
 import type { AskAction, GuardAction, OutcomeKind, StopAction, TurnGuards } from './guards';
 import { metadataStub } from './guards';
 import { categoryOf } from './guards/commandShape';
@@ -101,10 +102,17 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     verdict = ctx.buildPolicy ? await ctx.buildPolicy(tool, args, shell) : ALLOW_ALL;
   }
 
+  const described = tool ? tool.describe(args) : unknownToolCall(call.name);
   const callItem = {
     id: `call-${call.id}`,
     kind: 'tool_call' as const,
-    tool: { callId: call.id, name: call.name, arguments: call.arguments },
+    tool: {
+      callId: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      title: described.title,
+      subject: described.subject,
+    },
     verdict: { allowed: verdict.allowed, reason: verdict.reason },
   };
   bus.emit({ type: 'item.started', turn_id, item: callItem });

@@ -34,7 +34,15 @@ export interface ItemPayload {
   readonly text?: string;
   /** For `item.updated` of streaming items: the text appended since the last update. */
   readonly delta?: string;
-  readonly tool?: { readonly callId: string; readonly name: string; readonly arguments: string };
+  readonly tool?: {
+    readonly callId: string;
+    readonly name: string;
+    readonly arguments: string;
+    /** The call in a person's words (the tool's `describe`), set by the dispatcher. */
+    readonly title?: string;
+    /** What the call was done to (a path, a command), for a line that says it did not run. */
+    readonly subject?: string;
+  };
   readonly verdict?: GateVerdictInfo;
   readonly result?: {
     readonly callId: string;

@@ -5,6 +5,7 @@ import { displayPath, resolveWorkspacePath } from '../paths';
 import type { SearchResult } from '../ports';
 import { cutLine, failure, resultOf } from './result';
 import type { ToolDefinition } from './types';
+import { clipText, code, placeOf, stringArg } from './describe';
 
 export const CODE_SEARCH_MAX_MATCHES = 300;
 export const CODE_SEARCH_MAX_LINE_CHARS = 500;
@@ -25,6 +26,12 @@ export const codeSearchTool: ToolDefinition<CodeSearchArgs> = {
   description: 'Search file contents with a regex; results grouped by file.',
   kind: 'search',
   schema,
+  describe(args) {
+    const pattern = stringArg(args, 'pattern') ?? '';
+    const glob = stringArg(args, 'glob');
+    const where = `${placeOf(stringArg(args, 'path'))}${glob ? ` (${clipText(glob, 60)})` : ''}`;
+    return { title: `Searched ${where} for ${code(pattern)}`, subject: code(pattern) };
+  },
   async run(args, ctx) {
     const resolved = await resolveWorkspacePath(ctx.reader, args.path ?? '.');
     if ('error' in resolved) return failure(`code_search refused: ${resolved.error}`);

@@ -4,6 +4,7 @@ import { judgeCommand } from '../gate';
 import { failure } from './result';
 import { runShell } from './shellRun';
 import { gateContextOf, type ToolDefinition } from './types';
+import { code, stringArg } from './describe';
 
 export { EXEC_ENV, EXEC_MAX_OUTPUT_BYTES, GATED_ENV } from './shellRun';
 
@@ -20,6 +21,10 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
   description: 'Run a read-only shell command in the workspace root (e.g. ls, rg, git log). Writes are blocked.',
   kind: 'shell',
   schema,
+  describe(args) {
+    const command = code(stringArg(args, 'command') ?? '');
+    return { title: `Ran ${command}`, subject: command };
+  },
   async run(args, ctx) {
     if (!ctx.trusted) {
       return failure(

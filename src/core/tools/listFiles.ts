@@ -6,6 +6,7 @@ import { failure, resultOf } from './result';
 import { IgnoreRules, rootOf } from './ignoreRules';
 import type { DirEntry } from '../ports';
 import type { ToolDefinition } from './types';
+import { placeOf, stringArg } from './describe';
 
 export const LIST_FILES_MAX_ENTRIES = 200;
 /** After the cap, at most this many more entries are counted to say how many were left out. */
@@ -31,6 +32,10 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
     description: 'List a folder breadth-first (dependency/build folders and .gitignore entries skipped).',
     kind: 'list',
     schema,
+    describe(args) {
+      const place = placeOf(stringArg(args, 'path'));
+      return { title: `Listed ${place}`, subject: place };
+    },
     async run(args, ctx) {
       const input = args.path ?? '.';
       const resolved = await resolveWorkspacePath(ctx.reader, input);

@@ -6,6 +6,7 @@ import type { FileStat, WorkspaceReader } from '../ports';
 import { utf8Length } from '../spool';
 import { failure, looksBinary, resultOf } from './result';
 import type { ToolDefinition } from './types';
+import { placeOf, stringArg } from './describe';
 
 /** Files larger than this are refused: page through them with code_search or exec_command instead. */
 export const READ_FILE_MAX_BYTES = 20 * 1024 * 1024;
@@ -25,6 +26,20 @@ export const readFileTool: ToolDefinition<ReadFileArgs> = {
   description: 'Read a text file as numbered lines. Long files come a page at a time.',
   kind: 'read',
   schema,
+  describe(args) {
+    const path = placeOf(stringArg(args, 'path'));
+    const start = args['start_line'];
+    const end = args['end_line'];
+    const lines =
+      typeof start === 'number'
+        ? typeof end === 'number'
+          ? `, lines ${start}–${end}`
+          : `, from line ${start}`
+        : typeof end === 'number'
+          ? `, lines 1–${end}`
+          : '';
+    return { title: `Read ${path}${lines}`, subject: path };
+  },
   async run(args, ctx) {
     const early = statAlongside(ctx.reader, args.path);
     const resolved = await resolveWorkspacePath(ctx.reader, args.path);

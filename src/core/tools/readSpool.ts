@@ -18,6 +18,9 @@ export const readSpoolTool: ToolDefinition<ReadSpoolArgs> = {
   description: 'Read a page of a spooled (cut) tool result.',
   kind: 'read',
   schema,
+  describe() {
+    return { title: 'Read more of an earlier result', subject: 'an earlier result' };
+  },
   async run(args, ctx) {
     const total = ctx.spool.sizeOf(args.id);
     if (total === undefined) {

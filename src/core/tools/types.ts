@@ -1,3 +1,4 @@
+import type { CallDescription } from './describe';
 import type { z } from 'zod';
 import type { CommandRunner, Searcher, WorkspaceReader } from '../ports';
 import type { GateContext, Judgement } from '../gate';
@@ -70,4 +71,6 @@ export interface ToolDefinition<A = unknown> {
   readonly kind: ToolKind;
   readonly schema: z.ZodType<A>;
   run(args: A, ctx: ToolContext): Promise<ToolResult>;
+  /** The call in a person's words, from its arguments as the model sent them (they may not validate). */
+  describe(args: Readonly<Record<string, unknown>>): CallDescription;
 }

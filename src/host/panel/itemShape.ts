@@ -31,7 +31,11 @@ export function patchOf(
   }
   if (kind === 'tool_call') {
     if (item.verdict) patch.verdict = { allowed: item.verdict.allowed, reason: item.verdict.reason };
-    if (item.tool) patch.argsSummary = summariseArgs(item.tool.arguments);
+    if (item.tool) {
+      patch.argsSummary = summariseArgs(item.tool.arguments);
+      if (item.tool.title !== undefined) patch.title = item.tool.title;
+      if (item.tool.subject !== undefined) patch.subject = item.tool.subject;
+    }
   }
   if (kind === 'tool_result' && item.result) {
     patch.ok = item.result.ok;

@@ -291,6 +291,8 @@ export class EventTranslator {
           kind,
           callId: item.tool?.callId ?? '',
           name: item.tool?.name ?? 'tool',
+          title: item.tool?.title ?? item.tool?.name ?? 'tool',
+          subject: item.tool?.subject ?? item.tool?.name ?? 'tool',
           argsSummary: summariseArgs(item.tool?.arguments ?? ''),
           ...(item.verdict ? { verdict: { allowed: item.verdict.allowed, reason: item.verdict.reason } } : {}),
         };

@@ -9,6 +9,7 @@ import { failure, resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf } from '../session/context';
 import type { BufferWriter } from '../../build/ports';
+import { placeOf, stringArg } from '../describe';
 
 const schema = z.object({ path: z.string() });
 
@@ -19,6 +20,10 @@ export const deleteFileTool: ToolDefinition<DeleteFileArgs> = {
   description: 'Delete one file (not a folder) in the workspace.',
   kind: 'write',
   schema,
+  describe(args) {
+    const path = placeOf(stringArg(args, 'path'));
+    return { title: `Deleted ${path}`, subject: path };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'delete_file', ['writer']);
     const writer: BufferWriter = ctx.writer!;

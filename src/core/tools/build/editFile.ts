@@ -15,6 +15,7 @@ import type { BufferWriter, TextEdit } from '../../build/ports';
 import { isStaleTextError } from '../../build/textEdits';
 import { STALE_MESSAGE } from '../../build/guard';
 import { closestLines, lineOf, occurrences } from './textMatch';
+import { placeOf, stringArg } from '../describe';
 
 /** Larger files are refused: an exact edit of a huge file is better done another way. */
 export const EDIT_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -34,6 +35,10 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
     'Replace exact text in a file. old_text must match exactly once (include surrounding lines) unless replace_all is set.',
   kind: 'write',
   schema,
+  describe(args) {
+    const path = placeOf(stringArg(args, 'path'));
+    return { title: `Edited ${path}`, subject: path };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'edit_file', ['writer']);
     const resolved = await resolveWorkspacePath(ctx.reader, args.path);

@@ -13,6 +13,7 @@ import { agentContextOf, type AgentToolContext } from '../session/context';
 import { decideBuildCommand } from './buildPolicy';
 import { beforeShell, settleShell } from '../../build/shellSettle';
 import type { TreeScan } from '../../build/shellWatch';
+import { code, stringArg } from '../describe';
 
 /** Builds and test suites take longer than read-only commands. */
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
@@ -29,6 +30,10 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     "Run a shell command in the workspace root (build, test, install). Commands that are not read-only or allow-listed need the person's approval.",
   kind: 'shell',
   schema,
+  describe(args) {
+    const command = code(stringArg(args, 'command') ?? '');
+    return { title: `Ran ${command}`, subject: command };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'run_command', []);
     const root = ctx.reader.roots[0];

@@ -17,6 +17,7 @@ import { agentContextOf } from '../session/context';
 import { STALE_MESSAGE } from '../../build/guard';
 import type { BufferWriter } from '../../build/ports';
 import { isStaleTextError, minimalEdit } from '../../build/textEdits';
+import { placeOf, stringArg } from '../describe';
 
 const encoder = new TextEncoder();
 
@@ -41,6 +42,10 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
     'Create a file or replace its whole content; parent folders are created. Use edit_file for small changes.',
   kind: 'write',
   schema,
+  describe(args) {
+    const path = placeOf(stringArg(args, 'path'));
+    return { title: `Wrote ${path}`, subject: path };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'write_file', ['writer']);
     if (/[\\/]$/.test(args.path)) {

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { failure, resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf } from './context';
+import { stringArg } from '../describe';
 
 const schema = z
   .object({
@@ -32,6 +33,11 @@ export const replyToReviewCommentTool: ToolDefinition<ReplyToReviewCommentArgs> 
   // Bookkeeping on the plan, like the tracker: the planning policy admits it and it reads nothing.
   kind: 'tracker',
   schema,
+  describe(args) {
+    const status = stringArg(args, 'status');
+    const what = status === 'declined' ? 'declined' : 'answered';
+    return { title: `Replied to a review comment (${what})`, subject: 'a review comment' };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'reply_to_review_comment', ['review']);
     const r = await ctx.review!.reply(args.id, {

@@ -8,6 +8,7 @@ import type { InterviewOutcome, InterviewQuestion } from '../../lifecycle/ports'
 import { failure, resultOf } from '../result';
 import type { ToolDefinition, ToolResult } from '../types';
 import { agentContextOf, type AgentToolContext } from './context';
+import { count } from '../describe';
 
 export const HEADER_MAX_CHARS = 30;
 
@@ -101,6 +102,10 @@ export const requestUserInputTool: ToolDefinition<RequestUserInputArgs> = {
     'Ask the person 1-3 multiple-choice questions when a decision materially changes the plan. Answers return in this turn.',
   kind: 'interview',
   schema,
+  describe(args) {
+    const n = Array.isArray(args['questions']) ? args['questions'].length : 0;
+    return { title: `Asked you ${count(n, 'question')}`, subject: count(n, 'question') };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'request_user_input', ['interviewState', 'interactive']);
     const state = ctx.interviewState!;

@@ -27,6 +27,9 @@ export const startPlanningTool: ToolDefinition<StartPlanningArgs> = {
     'Propose returning to planning when the approved plan no longer fits the repository. Only asks the person; modes do not change by themselves.',
   kind: 'other',
   schema,
+  describe() {
+    return { title: 'Asked to go back to planning', subject: 'planning' };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'start_planning', ['onStartPlanning']);
     const outcome = await ctx.onStartPlanning!(args.reason);

@@ -8,6 +8,7 @@ import { trackerActionSchema, type TrackerAction } from '../../plan/trackerActio
 import { failure, resultOf } from '../result';
 import type { ToolDefinition } from '../types';
 import { agentContextOf } from './context';
+import { count, stringArg } from '../describe';
 
 export const taskTrackerTool: ToolDefinition<TrackerAction> = {
   name: 'task_tracker',
@@ -15,6 +16,26 @@ export const taskTrackerTool: ToolDefinition<TrackerAction> = {
     'Keep the task checklist: create items, add items, or update one (mark in_progress when starting, completed when done). Returns the checklist.',
   kind: 'tracker',
   schema: trackerActionSchema,
+  describe(args) {
+    const action = stringArg(args, 'action');
+    const items = Array.isArray(args['items']) ? args['items'].length : undefined;
+    const at = args['index_path'] ?? args['index'];
+    const step = at === 0 || at === '0' ? 'the whole list' : at !== undefined ? `step ${String(at)}` : 'a step';
+    const status = stringArg(args, 'status')?.replace('_', ' ');
+    if (action === 'create')
+      return {
+        title: `Wrote the task list${items !== undefined ? ` (${count(items, 'item')})` : ''}`,
+        subject: 'the task list',
+      };
+    if (action === 'add') {
+      const parent = args['parent_index_path'];
+      return {
+        title: `Added a task${parent !== undefined ? ` under step ${String(parent)}` : ''}`,
+        subject: 'the task list',
+      };
+    }
+    return { title: `Marked ${step} ${status ?? 'updated'}`, subject: step };
+  },
   async run(args, toolCtx) {
     const ctx = agentContextOf(toolCtx, 'task_tracker', ['tracker']);
     const result = await ctx.tracker.apply(args);
