@@ -68,7 +68,7 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     assert.match(r.stdout, /Decision \(by you\): implement the plan in this context/);
     assert.match(
       r.stdout,
-      /Add a hello helper \(0\/1 completed, 0%\)[\s\S]*Add a hello helper \(1\/1 completed, 100%\)/,
+      /Add a hello helper \(0\/1 completed, 0%\)\n {2}└─ □ Add the greet function[\s\S]*\n {2}\[x\] Add the greet function \(1\/1 completed, 100%\)/,
     );
     assert.equal(readFileSync(r.ws.path('src/greet.ts'), 'utf8'), 'export const hello = 1;\n');
     assert.match(r.stdout, /✓ Build finished\./);

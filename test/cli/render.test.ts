@@ -102,6 +102,61 @@ describe('the terminal transcript', () => {
     assert.equal(text, '  [tool calls 2/120 · loops 2/60 · context 7%]\nPlan (0/1 completed, 0%)\n  └─ [-] Do it\n');
   });
 
+  it('prints the whole tracker once per build, then only the steps that changed, with the progress', () => {
+    const leaf = (path: string, description: string, status: 'pending' | 'in_progress' | 'completed') => ({
+      path,
+      description,
+      status,
+      files: [],
+      verify: [],
+      entries: [],
+      awaitingCheck: false,
+      children: [],
+    });
+    const tracker = (a: 'pending' | 'in_progress' | 'completed', b: 'pending' | 'in_progress' | 'completed') => {
+      const done = [a, b].filter((s) => s === 'completed').length;
+      return {
+        type: 'tracker.updated' as const,
+        title: 'Plan',
+        items: [leaf('1', 'First', a), leaf('2', 'Second', b)],
+        counts: {
+          done,
+          inProgress: [a, b].filter((s) => s === 'in_progress').length,
+          pending: 0,
+          blocked: 0,
+          total: 2,
+        },
+        percent: done * 50,
+      };
+    };
+    const executing: ThreadEventBody = { type: 'state.changed', state: 'executing', mode: 'build' };
+    const text = transcript([
+      executing,
+      tracker('pending', 'pending'),
+      tracker('in_progress', 'pending'),
+      tracker('in_progress', 'pending'),
+      tracker('completed', 'in_progress'),
+      { type: 'state.changed', state: 'awaiting_approval', mode: 'plan' },
+      executing,
+      tracker('completed', 'in_progress'),
+    ]);
+    assert.equal(
+      text,
+      [
+        'Plan (0/2 completed, 0%)',
+        '  ├─ □ First',
+        '  └─ □ Second',
+        '  [-] First (0/2 completed, 0%)',
+        '  [x] First',
+        '  [-] Second (1/2 completed, 50%)',
+        'Plan (1/2 completed, 50%)',
+        '  ├─ [x] First',
+        '  └─ [-] Second',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('reports questions that could not be asked, and answers that were given', () => {
     const questions = [{ id: 'q', header: 'Runner', question: 'Which?', options: [{ label: 'a' }, { label: 'b' }] }];
     const text = transcript([

@@ -43,7 +43,7 @@ describe('the API key never leaks', () => {
       const human = await runCli(['plan', '--approve', 'execute', ...base, 'check the env'], { env });
       assert.equal(human.code, 0, human.stderr);
       // The verify command saw no key variable, so the step completed.
-      assert.match(human.stdout, /Check the environment \(1\/1 completed, 100%\)/);
+      assert.match(human.stdout, /\[x\] .* \(1\/1 completed, 100%\)/);
       assert.ok(server.requests.every((r) => r.headers.authorization === `Bearer ${key}`));
 
       await server.close();

@@ -1,6 +1,7 @@
 /**
- * The task tracker as a compact tree (rules §5 glyphs), printed whenever it changes. The counts and
- * the percentage are the engine's, from `tracker.updated`; nothing is counted here.
+ * The task tracker as a compact tree (rules §5 glyphs): the whole tree once, then only the steps
+ * that changed, each with the progress. The counts and the percentage are the engine's, from
+ * `tracker.updated`; nothing is counted here.
  */
 import { STATUS_GLYPH, type ThreadEvent, type TrackerItemInfo } from '../../core/index';
 import type { Style } from './style';
@@ -19,10 +20,28 @@ function failedCommand(item: TrackerItemInfo): { command: string; code: string }
   return undefined;
 }
 
+/** One step of the tree: its path (`2.1`), its line as drawn in the tree, and the same without the tree. */
+export interface TrackerRow {
+  readonly path: string;
+  readonly line: string;
+  readonly bare: string;
+}
+
+/** `2/5 completed, 40%`. */
+export function progressText(t: Pick<TrackerEvent, 'counts' | 'percent'>): string {
+  return `${t.counts.done}/${t.counts.total} completed, ${t.percent}%`;
+}
+
 export function trackerLines(t: TrackerEvent, style: Style): string[] {
-  const lines = [style.bold(`${t.title} (${t.counts.done}/${t.counts.total} completed, ${t.percent}%)`)];
-  const walk = (list: readonly TrackerItemInfo[], prefix: string) => {
+  return [style.bold(`${t.title} (${progressText(t)})`), ...trackerRows(t, style).map((r) => r.line)];
+}
+
+/** The tree's rows, a step's failed check on the row after it (same path). */
+export function trackerRows(t: TrackerEvent, style: Style): TrackerRow[] {
+  const lines: TrackerRow[] = [];
+  const walk = (list: readonly TrackerItemInfo[], prefix: string, parent: string) => {
     list.forEach((item, i) => {
+      const path = parent === '' ? `${i + 1}` : `${parent}.${i + 1}`;
       const last = i === list.length - 1;
       const glyph = item.children.length === 0 ? `${STATUS_GLYPH[item.status]} ` : '';
       const coloured =
@@ -34,16 +53,16 @@ export function trackerLines(t: TrackerEvent, style: Style): string[] {
               ? style.yellow(glyph)
               : glyph;
       const waiting = item.awaitingCheck ? style.yellow(' (awaiting your check)') : '';
-      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${coloured}${item.description}${waiting}`);
+      const bare = `${coloured}${item.description}${waiting}`;
+      lines.push({ path, line: `${prefix}${last ? '└─ ' : '├─ '}${bare}`, bare });
       const failed = item.status !== 'completed' ? failedCommand(item) : undefined;
       if (failed) {
-        lines.push(
-          `${prefix}${last ? '   ' : '│  '}   ${style.red(`verify failed (${failed.code}): ${failed.command}`)}`,
-        );
+        const text = style.red(`verify failed (${failed.code}): ${failed.command}`);
+        lines.push({ path: `${path}!`, line: `${prefix}${last ? '   ' : '│  '}   ${text}`, bare: `  ${text}` });
       }
-      walk(item.children, `${prefix}${last ? '   ' : '│  '}`);
+      walk(item.children, `${prefix}${last ? '   ' : '│  '}`, path);
     });
   };
-  walk(t.items, '  ');
+  walk(t.items, '  ', '');
   return lines;
 }

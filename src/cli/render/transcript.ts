@@ -9,7 +9,7 @@ import { printPlan, type PlanShown } from './plan';
 import type { Printer } from './printer';
 import type { Style } from './style';
 import { failedResultLine, toolCallLine } from './toolCall';
-import { trackerLines } from './tracker';
+import { progressText, trackerLines, trackerRows } from './tracker';
 import { compactedLine, retryLine } from './modelLines';
 
 const DECISION_TEXT: Readonly<Record<string, string>> = {
@@ -30,7 +30,8 @@ export class TranscriptRenderer {
   /** The tracker is shown while building; in planning the plan's steps already say it. */
   private executing = false;
   private tracker: Extract<ThreadEvent, { type: 'tracker.updated' }> | undefined;
-  private lastTracker = '';
+  /** Each step's line as last printed, by its path; undefined until the tree is first printed in a build. */
+  private trackerShown: Map<string, string> | undefined;
   private planStreamingTurn: string | undefined;
   private previousPlan: PlanShown | undefined;
 
@@ -105,6 +106,8 @@ export class TranscriptRenderer {
         if (this.executing) this.printTracker();
         break;
       case 'state.changed':
+        // A build that starts again (after a replan or a fresh context) shows the whole tree again.
+        if (e.state === 'executing' && !this.executing) this.trackerShown = undefined;
         this.executing = e.state === 'executing';
         break;
       case 'turn.started':
@@ -141,13 +144,18 @@ export class TranscriptRenderer {
     this.printer.line(text);
   }
 
+  /** The whole tree the first time; after that only the steps whose line changed, with the progress. */
   private printTracker(): void {
     if (!this.tracker) return;
-    const lines = trackerLines(this.tracker, this.style);
-    const key = lines.join('\n');
-    if (key === this.lastTracker) return;
-    this.lastTracker = key;
-    for (const l of lines) this.line(l);
+    const rows = trackerRows(this.tracker, this.style);
+    if (this.trackerShown === undefined) {
+      for (const l of trackerLines(this.tracker, this.style)) this.line(l);
+    } else {
+      const changed = rows.filter((r) => this.trackerShown!.get(r.path) !== r.line);
+      const progress = this.style.dim(` (${progressText(this.tracker)})`);
+      changed.forEach((r, i) => this.line(`  ${r.bare}${i === changed.length - 1 ? progress : ''}`));
+    }
+    this.trackerShown = new Map(rows.map((r) => [r.path, r.line]));
   }
 
   /** The budget progress line, once per turn (and when a budget runs out), when it changed. */
