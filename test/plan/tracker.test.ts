@@ -117,11 +117,13 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
     );
   });
 
-  it('renders the file format: # Title, two-space indent, [ ] [~] [x] [!], files/verify metadata lines', () => {
+  it('renders the file format: # Title, ## Plan of Work, two-space indent, [ ] [~] [x] [!], metadata lines', () => {
     assert.equal(
       renderTrackerFile(t),
       [
         '# Work',
+        '',
+        '## Plan of Work',
         '',
         '- [x] one',
         '  files: a.ts',
@@ -135,17 +137,82 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
     );
   });
 
-  it('parses hand-edited files leniently: * bullets, [X], [-], tabs, stray prose', () => {
+  it('renders the global mirror as VT Code does: no section heading, [/] for in progress', () => {
+    assert.equal(
+      renderTrackerFile(t, 'mirror'),
+      [
+        '# Work',
+        '',
+        '- [x] one',
+        '  files: a.ts',
+        '  verify: npm test',
+        '- [/] two',
+        '  - [/] two.a',
+        '  - [!] two.b',
+        '- [ ] three `code` **bold**',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(parseTrackerFile(renderTrackerFile(t, 'mirror')), t);
+  });
+
+  it('writes several checks of one item as a verify: block, never as two verify: lines', () => {
+    const text = renderTrackerFile({
+      title: 'W',
+      items: [{ ...leaf('one', 'pending', [], ['npm test', 'npm run lint']), outcome: 'lint is clean' }],
+    });
+    assert.ok(
+      text.endsWith('- [ ] one\n  outcome: lint is clean\n  verify:\n    - npm test\n    - npm run lint\n'),
+      text,
+    );
+    assert.equal(text.match(/verify:/g)?.length, 1);
+  });
+
+  it("reads hand-edited files by VT Code's rules: * and + bullets, [X] and [/]; [-] and tab indents are no marks", () => {
     const parsed = parseTrackerFile(
-      'Some intro\n# Mine\n\n* [X] done\n\t+ [-] doing\n    verify: npm test\nnotes here\n- [!] stuck\n',
+      [
+        'Some intro',
+        '# Mine',
+        '',
+        '## Plan of Work',
+        '* [X] done',
+        '  + [/] doing',
+        '    verify: npm test',
+        '\t- [ ] tabbed',
+        '- [-] not an item',
+        'notes here',
+        '- [!] stuck',
+        '',
+        '## Notes',
+        '- [ ] a note, not an item',
+      ].join('\n'),
     );
     assert.deepEqual(parsed, {
       title: 'Mine',
       items: [
         { ...leaf('done', 'completed'), children: [leaf('doing', 'in_progress', [], ['npm test'])] },
+        leaf('tabbed'),
         leaf('stuck', 'blocked'),
       ],
     });
+  });
+
+  it('reads only the plan sections of a file that has one; a file without one (older Planwise, the mirror) whole', () => {
+    const sectioned =
+      '# T\n\n- [x] before the section\n\n## Plan of Work\n\n- [ ] a\n\n## Context\n\n- [ ] after\n\n## Phase 2: ship\n\n- [~] b\n';
+    assert.deepEqual(
+      parseTrackerFile(sectioned).items.map((i) => i.description),
+      ['a', 'b'],
+    );
+    const older = '# T\n\n- [x] a\n  files: `x,y.ts`\n  files: z.ts\n  verify: npm test\n  verify: npm run lint\n';
+    assert.deepEqual(parseTrackerFile(older).items, [
+      leaf('a', 'completed', ['x,y.ts', 'z.ts'], ['npm test', 'npm run lint']),
+    ]);
+    assert.deepEqual(
+      parseTrackerFile(older.replace('# T\n', '# T\n\n## Plan of Work\n')).items,
+      [leaf('a', 'completed', ['z.ts'], ['npm run lint'])],
+      'under the heading a later files: or verify: line replaces the earlier one, as VT Code reads it',
+    );
   });
 
   it('round-trips: render to the file format, parse back, same tree', () => {
