@@ -16,13 +16,12 @@ import { buildRepairFeedback, validatePlan } from './validator';
 import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
 import { extractTrackerBlock, replaceTrackerBlockText, stripTrackerBlock } from './trackerBlock';
 import { readTrackerDocument } from './trackerDocument';
-import { writeTrackerText } from './trackerPatch';
+import { trackerTexts } from './trackerPatch';
 import {
   parseTrackerFile,
-  renderTrackerFile,
+  refreshTracker,
   trackerFromPlan,
   trackerProgress,
-  type TaskItem,
   type Tracker,
   type TrackerProgress,
 } from './tracker';
@@ -311,18 +310,15 @@ export class PlanStore {
    * the sidecar's text.
    */
   private async writeTrackerFiles(paths: PlanPaths, tracker: Tracker, planText: string | undefined): Promise<string> {
-    const blockOld = planText === undefined ? undefined : extractTrackerBlock(planText);
-    const blockBase = blockOld?.trim() ? blockOld : undefined;
-    const sidecarOld = await this.readText(paths.sidecar);
-    const sidecar = writeTrackerText(sidecarOld ?? blockBase?.replace(/^(?:[ \t]*\r?\n)+/, ''), tracker, 'plan');
-    if (sidecar !== sidecarOld) await this.writer.writeFileAtomic(paths.sidecar, sidecar);
-    const mirrorOld = await this.readText(this.mirrorFile);
-    const sameChecklist = mirrorOld !== undefined && parseTrackerFile(mirrorOld).title === tracker.title;
-    const mirror = sameChecklist
-      ? writeTrackerText(mirrorOld, tracker, 'mirror')
-      : renderTrackerFile(tracker, 'mirror');
-    if (mirror !== mirrorOld) await this.writer.writeFileAtomic(this.mirrorFile, mirror);
-    return blockBase === undefined ? sidecar : writeTrackerText(blockBase, tracker, 'plan');
+    const before = {
+      sidecar: await this.readText(paths.sidecar),
+      mirror: await this.readText(this.mirrorFile),
+      block: planText === undefined ? undefined : extractTrackerBlock(planText),
+    };
+    const after = trackerTexts(tracker, before);
+    if (after.sidecar !== before.sidecar) await this.writer.writeFileAtomic(paths.sidecar, after.sidecar);
+    if (after.mirror !== before.mirror) await this.writer.writeFileAtomic(this.mirrorFile, after.mirror);
+    return after.block;
   }
 
   private rejectedFile(stem: string): string {
@@ -407,21 +403,4 @@ export class PlanStore {
     if (st?.type !== 'file') return undefined;
     return decoder.decode(await this.reader.readFile(path));
   }
-}
-
-/** A fresh tracker from a revised plan, keeping the status of items whose description survived. */
-function refreshTracker(previous: Tracker, next: Tracker): Tracker {
-  const merge = (old: readonly TaskItem[], items: readonly TaskItem[]): TaskItem[] =>
-    items.map((item) => {
-      const match = old.find((o) => o.description === item.description);
-      if (!match) return item;
-      const children = item.children.length > 0 ? merge(match.children, item.children) : match.children;
-      return {
-        ...item,
-        status: match.status,
-        ...(match.outcome !== undefined ? { outcome: match.outcome } : {}),
-        children,
-      };
-    });
-  return { title: next.title, items: merge(previous.items, next.items) };
 }

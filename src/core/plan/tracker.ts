@@ -133,6 +133,22 @@ export function trackerFromPlan(summary: PlanSummary): Tracker {
   return { title: summary.title.trim() || 'Plan', items: dropDuplicateItems(items) };
 }
 
+/**
+ * A fresh tracker from a revised plan, keeping the status (and the outcome) of items whose
+ * description survived, and the children of a step the plan gives none.
+ */
+export function refreshTracker(previous: Tracker, next: Tracker): Tracker {
+  const merge = (old: readonly TaskItem[], items: readonly TaskItem[]): TaskItem[] =>
+    items.map((item) => {
+      const match = old.find((o) => o.description === item.description);
+      if (!match) return item;
+      const children = item.children.length > 0 ? merge(match.children, item.children) : match.children;
+      const outcome = match.outcome !== undefined ? { outcome: match.outcome } : {};
+      return { ...item, status: match.status, ...outcome, children };
+    });
+  return { title: next.title, items: merge(previous.items, next.items) };
+}
+
 /** The item at a 1-based index path ("2.1"), or undefined. */
 export function itemAtPath(items: readonly TaskItem[], path: string): TaskItem | undefined {
   let list = items;

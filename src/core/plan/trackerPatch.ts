@@ -13,6 +13,7 @@
  */
 import type { TaskItem, Tracker } from './tracker';
 import {
+  documentTitle,
   readTrackerDocument,
   statusOfMark,
   subtreeEnd,
@@ -35,6 +36,32 @@ import {
 export function writeTrackerText(previous: string | undefined, t: Tracker, flavour: TrackerFlavour): string {
   if (previous === undefined || previous.trim().length === 0) return renderTrackerFile(t, flavour);
   return patchTrackerText(previous, t, flavour);
+}
+
+/** The texts of the files a tracker is written to, as they are on disk (absent: no such file). */
+export interface TrackerTexts<T = string> {
+  /** `<stem>.tasks.md`. */
+  sidecar: T;
+  /** `.vtcode/tasks/current_task.md`. */
+  mirror: T;
+  /** The text between the markers of the block embedded in the plan file. */
+  block: T;
+}
+
+/**
+ * What each file becomes: the sidecar patched (when missing, the plan's block is its base); the
+ * mirror patched when it holds this checklist (same title), else written anew, as VT Code replaces
+ * it with each checklist; the block patched, or the sidecar's text when the plan has none.
+ */
+export function trackerTexts(t: Tracker, before: TrackerTexts<string | undefined>): TrackerTexts {
+  const block = before.block?.trim() ? before.block : undefined;
+  const sidecar = writeTrackerText(before.sidecar ?? block?.replace(/^(?:[ \t]*\r?\n)+/, ''), t, 'plan');
+  const sameChecklist = before.mirror !== undefined && documentTitle(readTrackerDocument(before.mirror)) === t.title;
+  return {
+    sidecar,
+    mirror: sameChecklist ? writeTrackerText(before.mirror, t, 'mirror') : renderTrackerFile(t, 'mirror'),
+    block: block === undefined ? sidecar : writeTrackerText(block, t, 'plan'),
+  };
 }
 
 /** Line edits applied in one pass: insertions before a line, replacements of a line. */
@@ -135,12 +162,18 @@ function isBlank(lines: readonly string[], i: number): boolean {
 
 class Patcher {
   readonly edits: LineEdits;
+  /**
+   * A sidecar or block without the heading gets it: then repeated `files:` and `verify:` lines,
+   * which added up without it, are written as one line or one block, or VT Code keeps the last.
+   */
+  readonly upgrade: boolean;
 
   constructor(
     private readonly doc: TrackerDocument,
     private readonly flavour: TrackerFlavour,
   ) {
     this.edits = new LineEdits(doc.lines, doc.crlf);
+    this.upgrade = flavour === 'plan' && !doc.sectioned;
   }
 
   title(wanted: string): void {
@@ -161,7 +194,7 @@ class Patcher {
     const { doc, edits } = this;
     const lines = doc.lines;
     const first = doc.items[0];
-    const upgrade = this.flavour === 'plan' && !doc.sectioned;
+    const upgrade = this.upgrade;
     if (first) {
       if (upgrade) edits.insert(first.line, [PLAN_OF_WORK_HEADING, '']);
       return first.line;
@@ -230,11 +263,14 @@ class Patcher {
       edits.replace(lines[0] as number, rendered);
       for (const i of lines.slice(1)) edits.replace(i, []);
     };
-    if (!sameList(o.item.files, n.files)) meta(o.meta.files, filesLines(n.files, indent), o.line + 1);
+    const merged = (lines: number[]) => this.upgrade && lines.length > 1;
+    if (!sameList(o.item.files, n.files) || merged(o.meta.files)) {
+      meta(o.meta.files, filesLines(n.files, indent), o.line + 1);
+    }
     if ((o.item.outcome ?? '') !== oneLine(n.outcome ?? '')) {
       meta(o.meta.outcome, outcomeLines(n.outcome, indent), after(o.meta.files));
     }
-    if (!sameList(o.item.verify, n.verify.map(oneLine))) {
+    if (!sameList(o.item.verify, n.verify.map(oneLine)) || merged(o.meta.verify)) {
       meta(o.meta.verify, verifyLines(n.verify, indent), after(o.meta.files, o.meta.outcome));
     }
     const childIndent = o.children[0] ? ' '.repeat(o.children[0].indent) : `${indent}  `;
@@ -249,7 +285,7 @@ export function patchTrackerText(previous: string, t: Tracker, flavour: TrackerF
   patcher.title(t.title);
   let topEnd: number | undefined;
   const end = () => (topEnd ??= patcher.topLevelEnd());
-  if (flavour === 'plan' && !doc.sectioned) end();
+  if (patcher.upgrade) end();
   const indent = doc.items[0] ? ' '.repeat(doc.items[0].indent) : '';
   patcher.list(doc.items, t.items, indent, end);
   return patcher.edits.apply();
