@@ -2,9 +2,9 @@
  * Tracker actions (rules §5): `create` (bulk `items`), `update` (one item by `index` or
  * `index_path`, or bulk `items`), `add` (under `parent_index_path`). `index` is 1-based and
  * addresses a top-level item; `index: 0` with status `completed` marks the whole checklist
- * complete. Every rejection says what to send instead. An update or an add re-derives the status
- * of the changed item's ancestors only: every other item keeps the status it has, as a tracker
- * VT Code wrote may hold a parent whose status is not derived from its children.
+ * complete. Every rejection says what to send instead. A status update or an add re-derives the
+ * status of the changed item's ancestors only: every other item keeps the status it has, as a
+ * tracker VT Code wrote may hold a parent whose status is not derived from its children.
  */
 import * as z from 'zod';
 import {
@@ -224,6 +224,7 @@ export function applyTrackerAction(t: Tracker, action: unknown): Result {
       if (a.verify) item = { ...item, verify: [...new Set(a.verify)] };
       if (a.status !== undefined) item = setStatusDeep(item, a.status);
       found.list[found.at] = item;
+      if (a.status === undefined) return { ok: true, tracker };
       return { ok: true, tracker: { ...tracker, items: deriveAncestors(tracker.items, path.split('.').map(Number)) } };
     }
   }
