@@ -11,6 +11,7 @@ import {
   type TaskStatus,
   type Tracker,
 } from '../../src/core/plan/tracker';
+import { writeTrackerText } from '../../src/core/plan/trackerPatch';
 import { validatePlan } from '../../src/core/plan/validator';
 import { buildPlan } from './planBuilder';
 
@@ -26,6 +27,29 @@ const leaf = (
   verify,
   children: [],
 });
+
+/** Any tracker of depth up to 3, with files, checks and outcomes: texts without quotes or marks. */
+function trackerArbitrary(): fc.Arbitrary<Tracker> {
+  const text = fc
+    .string({ minLength: 1, maxLength: 16 })
+    .map((s) => s.replace(/[\r\n]/g, ' ').trim())
+    .filter((s) => s.length > 0);
+  const plain = text.filter((s) => !/['"`]/.test(s) && !/^\[[ xX~/!-]\]/.test(s));
+  const status = fc.constantFrom<TaskStatus>('pending', 'in_progress', 'completed', 'blocked');
+  const meta = fc.uniqueArray(plain, { maxLength: 3 });
+  const itemAt = (depth: number): fc.Arbitrary<TaskItem> =>
+    fc
+      .record({
+        description: fc.constantFrom('one', 'two', 'three', 'four').chain((d) => fc.constantFrom(d, `${d} more`)),
+        status,
+        files: meta,
+        outcome: fc.option(plain, { nil: undefined }),
+        verify: meta,
+        children: depth === 0 ? fc.constant<TaskItem[]>([]) : fc.array(itemAt(depth - 1), { maxLength: 3 }),
+      })
+      .map(({ outcome, ...r }) => (outcome === undefined ? { ...r } : { ...r, outcome }));
+  return fc.record({ title: text, items: fc.array(itemAt(3), { maxLength: 4 }) }).map((t) => ({ ...t }));
+}
 
 describe('tracker: item text and plans (rules §5)', () => {
   it('stores "Action -> files: a, b -> verify: npm test" as a description with structured files and verify', () => {
@@ -212,6 +236,22 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
       parseTrackerFile(older.replace('# T\n', '# T\n\n## Plan of Work\n')).items,
       [leaf('a', 'completed', ['z.ts'], ['npm run lint'])],
       'under the heading a later files: or verify: line replaces the earlier one, as VT Code reads it',
+    );
+  });
+
+  it('property: a tracker patched over any other tracker file reads back as itself, sidecar and mirror', () => {
+    fc.assert(
+      fc.property(trackerArbitrary(), trackerArbitrary(), fc.boolean(), (before, after, crlf) => {
+        for (const flavour of ['plan', 'mirror'] as const) {
+          let old = renderTrackerFile(before, flavour);
+          if (crlf) old = old.replace(/\n/g, '\r\n');
+          const patched = writeTrackerText(old, after, flavour);
+          assert.deepEqual(parseTrackerFile(patched), after);
+          assert.equal(writeTrackerText(patched, after, flavour), patched, 'patching again changes nothing');
+          if (crlf) assert.ok(!/[^\r]\n/.test(patched), 'CRLF line endings stay CRLF');
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 
