@@ -161,7 +161,7 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
     );
   });
 
-  it('renders the global mirror as VT Code does: no section heading, [/] for in progress', () => {
+  it('renders the global mirror as VT Code does: no section heading, [/] for in progress, sub-items at the margin', () => {
     assert.equal(
       renderTrackerFile(t, 'mirror'),
       [
@@ -171,8 +171,8 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
         '  files: a.ts',
         '  verify: npm test',
         '- [/] two',
-        '  - [/] two.a',
-        '  - [!] two.b',
+        '- [/]   two.a',
+        '- [!]   two.b',
         '- [ ] three `code` **bold**',
         '',
       ].join('\n'),

@@ -65,9 +65,6 @@ function nodesOf(items: readonly TaskItem[], depth = 0): VtNode[] {
   ]);
 }
 
-/** For the flat mirror VT Code has no depth: compare without it. */
-const flat = (nodes: readonly VtNode[]) => nodes.map(({ depth: _, ...rest }) => rest);
-
 const read = (p: string) => readFileSync(p, 'utf8');
 
 /** Every file the data holds with the parser VT Code reads it with. */
@@ -108,8 +105,7 @@ describe('tracker files as VT Code reads them (rules §4, ../shared/vtcode-inter
       const pw = parseTrackerFile(f.text);
       assert.equal(pw.title, vt.title, f.name);
       const mine = nodesOf(pw.items);
-      if (f.parser === 'sidecar') assert.deepEqual(mine, vt.nodes, f.name);
-      else assert.deepEqual(flat(mine), flat(vt.nodes), f.name);
+      assert.deepEqual(mine, vt.nodes, f.name);
       // VT Code counts every node; Planwise's percent counts leaves, but its node counts agree.
       assert.deepEqual(vtcodeCounts(mine), countsOf(f.row), f.name);
     }
@@ -185,8 +181,8 @@ describe('round trip: Planwise updates a tracker VT Code wrote (rules §4)', () 
         const afterNodes = vtcodeRead(text, f.parser).nodes;
         // Every item is still there, with its metadata; statuses are the updated tracker's.
         assert.deepEqual(
-          flat(afterNodes).map(({ status: _, ...rest }) => rest),
-          flat(beforeNodes).map(({ status: _, ...rest }) => rest),
+          afterNodes.map(({ status: _, ...rest }) => rest),
+          beforeNodes.map(({ status: _, ...rest }) => rest),
         );
         assert.deepEqual(
           afterNodes.map((n) => n.status),
@@ -203,6 +199,43 @@ describe('round trip: Planwise updates a tracker VT Code wrote (rules §4)', () 
           assert.equal(changed.length, 1, `${f.name} ${path}: a top-level item without children changes one byte`);
           assert.ok(MARK[status].includes(text[changed[0] as number] as string));
         }
+      }
+    });
+  }
+});
+
+describe('Planwise adds, rewords and re-checks items in a tracker VT Code wrote', () => {
+  for (const f of trackerFiles()) {
+    it(`${f.name}: both tools read the new tracker; every other line stays, in order`, () => {
+      const flavour = f.parser === 'mirror' ? 'mirror' : 'plan';
+      let t = parseTrackerFile(f.text);
+      for (const action of [
+        { action: 'add', description: 'Added by Planwise', verify: ['npm test', 'npm run lint'] },
+        { action: 'add', parent_index_path: '1', description: 'A sub-step', files: ['src/a.ts'] },
+        { action: 'update', index: 1, description: 'Reworded first item', verify: ['cargo check', 'cargo test'] },
+      ]) {
+        const r = applyTrackerAction(t, action);
+        assert.ok(r.ok, r.ok ? '' : r.error);
+        t = r.tracker;
+      }
+      const text = writeTrackerText(f.text, t, flavour);
+      assert.deepEqual(parseTrackerFile(text), t, f.name);
+      const vt = vtcodeRead(text, f.parser).nodes;
+      assert.deepEqual(vt, nodesOf(t.items), f.name);
+      // What Planwise did not change is there, in its order: all but item 1's task line and checks.
+      const original = f.text.split('\n');
+      const isTask = (l: string) => /^\s*[-*+] \[.\] /.test(l);
+      const firstLine = original.findIndex(isTask);
+      const nextTask = original.findIndex((l, i) => i > firstLine && isTask(l));
+      const ownCheck = (l: string, i: number) =>
+        i > firstLine && (nextTask < 0 || i < nextTask) && /^\s+(verify:|[-*+] )/.test(l);
+      const untouched = original.filter((l, i) => i !== firstLine && !ownCheck(l, i));
+      const lines = text.split('\n');
+      let at = 0;
+      for (const line of untouched) {
+        at = lines.indexOf(line, at);
+        assert.ok(at >= 0, `${f.name}: kept ${JSON.stringify(line)}`);
+        at++;
       }
     });
   }
@@ -254,8 +287,8 @@ describe('plan store: a plan VT Code persisted, updated by Planwise', () => {
       assert.deepEqual((await store.load(stem)).tracker, r.tracker);
       const mirror = read(join(root, '.vtcode/tasks/current_task.md'));
       assert.deepEqual(
-        flat(vtcodeRead(mirror, 'mirror').nodes),
-        flat(vtcodeRead(sidecar1, 'sidecar').nodes),
+        vtcodeRead(mirror, 'mirror').nodes,
+        vtcodeRead(sidecar1, 'sidecar').nodes,
         'the global mirror holds the same checklist',
       );
     }
@@ -363,7 +396,7 @@ describe('Planwise writes trackers VT Code reads (rules §4)', () => {
     assert.equal(sidecar.match(/verify:/g)?.length, 3, 'one verify: per item that has checks, never two');
     const mirror = read(join(root, '.vtcode/tasks/current_task.md'));
     assert.match(mirror, /^- \[\/\] Document the backoff$/m, 'the mirror marks in progress [/], as VT Code does');
-    assert.deepEqual(flat(vtcodeRead(mirror, 'mirror').nodes), flat(want));
+    assert.deepEqual(vtcodeRead(mirror, 'mirror').nodes, want);
     assert.equal(validatePlan(read(saved.file)).valid, true, 'the plan with its block stays valid');
   });
 

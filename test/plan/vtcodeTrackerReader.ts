@@ -11,8 +11,10 @@
  *   Metadata lines sit at least two spaces deeper than their item: `files:` (comma-separated),
  *   `outcome:`, `verify: cmd`, or `verify:` then `- cmd` lines; a later line of a kind replaces
  *   the earlier one.
- * - `mirror` (`.vtcode/tasks/current_task.md`): a flat list, every `- [.]` line (`-` bullets only) outside
- *   `## Notes` is an item whatever its indent; metadata is any indented metadata line after it.
+ * - `mirror` (`.vtcode/tasks/current_task.md`): a flat list, every `- [.]` line (`-` bullets only)
+ *   outside `## Notes` is an item whatever its indent, its description kept with the spaces that
+ *   follow the mark (two per level: VT Code's way of flattening sub-items into the mirror);
+ *   metadata is any indented metadata line after it, tried before the task line.
  */
 
 export type VtStatus = 'pending' | 'in_progress' | 'completed' | 'blocked';
@@ -115,7 +117,7 @@ export function vtcodeRead(text: string, parser: 'sidecar' | 'mirror'): VtReadin
     const description = task?.[3]?.trim() ?? '';
     if (task && description !== '') {
       const level = Math.floor((task[1] as string).length / 2);
-      let depth = 0;
+      let depth = Math.floor(spaces(task[3] as string) / 2);
       if (parser === 'sidecar') {
         depth = Math.min(level, previousDepth + 1, path.length);
         path.length = depth;

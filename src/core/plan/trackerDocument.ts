@@ -11,7 +11,9 @@
  * - When the file has a `## Plan of Work`, `## Concrete Steps`, `## Updated Plan` or
  *   `## Phase …` heading (any case), only task lines under such headings count: the sidecar and
  *   the block embedded in a plan. A file without one (the global mirror, or a tracker Planwise
- *   wrote before it wrote the heading) is read whole, except its `## Notes`.
+ *   wrote before it wrote the heading) is read whole, except its `## Notes`; there, as in
+ *   VT Code's flat mirror, spaces between the mark and the description also give the level
+ *   (`- [ ]   sub-step` is a child).
  * - Under a task line, lines indented at least two spaces deeper are its metadata: `files: a, b`,
  *   `outcome: text`, `verify: cmd`, or `verify:` followed by `- cmd` lines. In a file with the
  *   heading a later `files:`, `outcome:` or `verify:` replaces an earlier one, as VT Code reads
@@ -93,6 +95,8 @@ interface TaskLine {
   indent: number;
   markAt: number;
   textAt: number;
+  /** Spaces between the mark and the description, less the one that separates them. */
+  innerIndent: number;
   status: TaskStatus;
   description: string;
 }
@@ -106,14 +110,16 @@ export function readTaskLine(line: string): TaskLine | undefined {
   const marked = rest.trimStart();
   const mark = MARKS.find((m) => marked.startsWith(m));
   if (mark === undefined) return undefined;
-  const description = marked.slice(mark.length).trim();
+  const after = marked.slice(mark.length);
+  const description = after.trim();
   if (description.length === 0) return undefined;
   const markAt = line.length - trimmed.length + 2 + (rest.length - marked.length) + 1;
   return {
     level: Math.floor(indent / 2),
     indent,
     markAt,
-    textAt: markAt + 3,
+    textAt: markAt + 3 + (after.length - after.trimStart().length),
+    innerIndent: leadingSpaces(after),
     status: statusOfMark(mark[1] as string),
     description,
   };
@@ -226,7 +232,8 @@ export function readTrackerDocument(text: string): TrackerDocument {
     }
     const task = readTaskLine(line);
     if (task) {
-      let level = Math.min(task.level, previousLevel + 1);
+      const wanted = sectioned ? task.level : task.level + Math.floor(task.innerIndent / 2);
+      let level = Math.min(wanted, previousLevel + 1);
       if (path.length > level) path.length = level;
       level = Math.min(level, path.length);
       const located: LocatedItem = {

@@ -6,7 +6,9 @@
  * followed by `- cmd` lines for several (never two `verify:` lines: VT Code keeps only the last).
  *
  * The global mirror (`.vtcode/tasks/current_task.md`) is VT Code's flat checklist: the title, then
- * the items with `[/]` for in progress, no section heading. Reading is `trackerDocument.ts`;
+ * the items with `[/]` for in progress, no section heading, every item at the left margin (a
+ * sub-item's level as spaces before its description, so no sub-item can be read as a check of a
+ * `verify:` block above it). Reading is `trackerDocument.ts`;
  * updating a file already on disk is `trackerPatch.ts`, which keeps what it does not change.
  */
 import type { TaskItem, TaskStatus, Tracker } from './tracker';
@@ -32,9 +34,9 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, ' ').trim();
 }
 
-/** The task line of an item at `indent`. */
-export function taskLine(item: TaskItem, indent: string, flavour: TrackerFlavour): string {
-  return `${indent}- [${markOf(item.status, flavour)}] ${oneLine(item.description)}`;
+/** The task line of an item at `indent`; `inner` goes between the mark and the description. */
+export function taskLine(item: TaskItem, indent: string, flavour: TrackerFlavour, inner = ''): string {
+  return `${indent}- [${markOf(item.status, flavour)}] ${inner}${oneLine(item.description)}`;
 }
 
 /**
@@ -60,14 +62,22 @@ export function verifyLines(verify: readonly string[], indent: string): string[]
   return [`${indent}  verify:`, ...checks.map((v) => `${indent}    - ${v}`)];
 }
 
-/** An item, its metadata and its children (two spaces deeper each level), in the file format. */
-export function itemLines(item: TaskItem, indent: string, flavour: TrackerFlavour): string[] {
+/**
+ * An item, its metadata and its children, in the file format: in the sidecar each level two
+ * spaces deeper; in the flat mirror every item at `indent`, its level as two spaces per level
+ * between the mark and the description (`- [ ]   sub-step`), as VT Code writes its mirror.
+ */
+export function itemLines(item: TaskItem, indent: string, flavour: TrackerFlavour, level = 0): string[] {
+  const children =
+    flavour === 'mirror'
+      ? item.children.flatMap((child) => itemLines(child, indent, flavour, level + 1))
+      : item.children.flatMap((child) => itemLines(child, `${indent}  `, flavour));
   return [
-    taskLine(item, indent, flavour),
+    taskLine(item, indent, flavour, '  '.repeat(level)),
     ...filesLines(item.files, indent),
     ...outcomeLines(item.outcome, indent),
     ...verifyLines(item.verify, indent),
-    ...item.children.flatMap((child) => itemLines(child, `${indent}  `, flavour)),
+    ...children,
   ];
 }
 

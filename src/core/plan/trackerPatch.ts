@@ -212,7 +212,8 @@ class Patcher {
     return at;
   }
 
-  list(old: readonly LocatedItem[], next: readonly TaskItem[], indent: string, end: () => number): void {
+  /** Patches one list of siblings; `level` is their depth in the tree. */
+  list(old: readonly LocatedItem[], next: readonly TaskItem[], indent: string, level: number, end: () => number): void {
     const pairs = pairItems(
       old.map((o) => o.item),
       next,
@@ -226,7 +227,7 @@ class Patcher {
       const k = pairs[j];
       if (k !== undefined) {
         previous = old[k] as LocatedItem;
-        this.item(previous, item);
+        this.item(previous, item, level);
         return;
       }
       const following = pairs.slice(j + 1).find((p) => p !== undefined);
@@ -235,11 +236,12 @@ class Patcher {
         : following !== undefined
           ? (old[following] as LocatedItem).line
           : end();
-      this.edits.insert(at, itemLines(item, indent, this.flavour));
+      const inner = this.flavour === 'mirror' ? Math.max(0, level - Math.floor(indent.length / 2)) : 0;
+      this.edits.insert(at, itemLines(item, indent, this.flavour, inner));
     });
   }
 
-  private item(o: LocatedItem, n: TaskItem): void {
+  private item(o: LocatedItem, n: TaskItem, level: number): void {
     const { edits } = this;
     const raw = this.doc.lines[o.line] as string;
     let line = raw;
@@ -273,8 +275,9 @@ class Patcher {
     if (!sameList(o.item.verify, n.verify.map(oneLine)) || merged(o.meta.verify)) {
       meta(o.meta.verify, verifyLines(n.verify, indent), after(o.meta.files, o.meta.outcome));
     }
-    const childIndent = o.children[0] ? ' '.repeat(o.children[0].indent) : `${indent}  `;
-    this.list(o.children, n.children, childIndent, () => o.end);
+    const first = o.children[0];
+    const childIndent = first ? ' '.repeat(first.indent) : this.flavour === 'mirror' ? indent : `${indent}  `;
+    this.list(o.children, n.children, childIndent, level + 1, () => o.end);
   }
 }
 
@@ -287,6 +290,6 @@ export function patchTrackerText(previous: string, t: Tracker, flavour: TrackerF
   const end = () => (topEnd ??= patcher.topLevelEnd());
   if (patcher.upgrade) end();
   const indent = doc.items[0] ? ' '.repeat(doc.items[0].indent) : '';
-  patcher.list(doc.items, t.items, indent, end);
+  patcher.list(doc.items, t.items, indent, 0, end);
   return patcher.edits.apply();
 }
