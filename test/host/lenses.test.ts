@@ -219,7 +219,11 @@ describe('plan files on disk', () => {
     await store.save(plan.replace('slow suite', 'slower suite'), { stem: 'retry' });
     const loaded = await store.load('retry');
     await store.saveTracker('retry', trackerFromPlan(loaded.summary));
-    assert.match(readFileSync(saved.file, 'utf8'), /Task tracker/, 'the plan file now embeds the tracker');
+    assert.match(
+      readFileSync(saved.file, 'utf8'),
+      /<!-- vtcode:plan-tracker:start -->\n# .+\n\n## Plan of Work\n/,
+      'the plan file now embeds the tracker',
+    );
     const cmp = await files.comparison(saved.file);
     assert.match(cmp!.title, /revision 1 ↔ 2/, 'the embedded tracker block is not a plan change');
   });

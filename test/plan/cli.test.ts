@@ -149,6 +149,7 @@ describe('planwise plans', () => {
         steps: 1,
         revisions: 1,
         progress: null,
+        tracker: null,
         openComments: 0,
       },
     ]);

@@ -11,6 +11,7 @@ import {
   type TaskStatus,
   type Tracker,
 } from '../../src/core/plan/tracker';
+import { writeTrackerText } from '../../src/core/plan/trackerPatch';
 import { validatePlan } from '../../src/core/plan/validator';
 import { buildPlan } from './planBuilder';
 
@@ -26,6 +27,29 @@ const leaf = (
   verify,
   children: [],
 });
+
+/** Any tracker of depth up to 3, with files, checks and outcomes: texts without quotes or marks. */
+function trackerArbitrary(): fc.Arbitrary<Tracker> {
+  const text = fc
+    .string({ minLength: 1, maxLength: 16 })
+    .map((s) => s.replace(/[\r\n]/g, ' ').trim())
+    .filter((s) => s.length > 0);
+  const plain = text.filter((s) => !/['"`]/.test(s) && !/^\[[ xX~/!-]\]/.test(s));
+  const status = fc.constantFrom<TaskStatus>('pending', 'in_progress', 'completed', 'blocked');
+  const meta = fc.uniqueArray(plain, { maxLength: 3 });
+  const itemAt = (depth: number): fc.Arbitrary<TaskItem> =>
+    fc
+      .record({
+        description: fc.constantFrom('one', 'two', 'three', 'four').chain((d) => fc.constantFrom(d, `${d} more`)),
+        status,
+        files: meta,
+        outcome: fc.option(plain, { nil: undefined }),
+        verify: meta,
+        children: depth === 0 ? fc.constant<TaskItem[]>([]) : fc.array(itemAt(depth - 1), { maxLength: 3 }),
+      })
+      .map(({ outcome, ...r }) => (outcome === undefined ? { ...r } : { ...r, outcome }));
+  return fc.record({ title: text, items: fc.array(itemAt(3), { maxLength: 4 }) }).map((t) => ({ ...t }));
+}
 
 describe('tracker: item text and plans (rules §5)', () => {
   it('stores "Action -> files: a, b -> verify: npm test" as a description with structured files and verify', () => {
@@ -117,11 +141,13 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
     );
   });
 
-  it('renders the file format: # Title, two-space indent, [ ] [~] [x] [!], files/verify metadata lines', () => {
+  it('renders the file format: # Title, ## Plan of Work, two-space indent, [ ] [~] [x] [!], metadata lines', () => {
     assert.equal(
       renderTrackerFile(t),
       [
         '# Work',
+        '',
+        '## Plan of Work',
         '',
         '- [x] one',
         '  files: a.ts',
@@ -135,17 +161,98 @@ describe('tracker: counts and rendering (rules §4, §5)', () => {
     );
   });
 
-  it('parses hand-edited files leniently: * bullets, [X], [-], tabs, stray prose', () => {
+  it('renders the global mirror as VT Code does: no section heading, [/] for in progress, sub-items at the margin', () => {
+    assert.equal(
+      renderTrackerFile(t, 'mirror'),
+      [
+        '# Work',
+        '',
+        '- [x] one',
+        '  files: a.ts',
+        '  verify: npm test',
+        '- [/] two',
+        '- [/]   two.a',
+        '- [!]   two.b',
+        '- [ ] three `code` **bold**',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(parseTrackerFile(renderTrackerFile(t, 'mirror')), t);
+  });
+
+  it('writes several checks of one item as a verify: block, never as two verify: lines', () => {
+    const text = renderTrackerFile({
+      title: 'W',
+      items: [{ ...leaf('one', 'pending', [], ['npm test', 'npm run lint']), outcome: 'lint is clean' }],
+    });
+    assert.ok(
+      text.endsWith('- [ ] one\n  outcome: lint is clean\n  verify:\n    - npm test\n    - npm run lint\n'),
+      text,
+    );
+    assert.equal(text.match(/verify:/g)?.length, 1);
+  });
+
+  it("reads hand-edited files by VT Code's rules: * and + bullets, [X] and [/]; [-] and tab indents are no marks", () => {
     const parsed = parseTrackerFile(
-      'Some intro\n# Mine\n\n* [X] done\n\t+ [-] doing\n    verify: npm test\nnotes here\n- [!] stuck\n',
+      [
+        'Some intro',
+        '# Mine',
+        '',
+        '## Plan of Work',
+        '* [X] done',
+        '  + [/] doing',
+        '    verify: npm test',
+        '\t- [ ] tabbed',
+        '- [-] not an item',
+        'notes here',
+        '- [!] stuck',
+        '',
+        '## Notes',
+        '- [ ] a note, not an item',
+      ].join('\n'),
     );
     assert.deepEqual(parsed, {
       title: 'Mine',
       items: [
         { ...leaf('done', 'completed'), children: [leaf('doing', 'in_progress', [], ['npm test'])] },
+        leaf('tabbed'),
         leaf('stuck', 'blocked'),
       ],
     });
+  });
+
+  it('reads only the plan sections of a file that has one; a file without one (older Planwise, the mirror) whole', () => {
+    const sectioned =
+      '# T\n\n- [x] before the section\n\n## Plan of Work\n\n- [ ] a\n\n## Context\n\n- [ ] after\n\n## Phase 2: ship\n\n- [~] b\n';
+    assert.deepEqual(
+      parseTrackerFile(sectioned).items.map((i) => i.description),
+      ['a', 'b'],
+    );
+    const older = '# T\n\n- [x] a\n  files: `x,y.ts`\n  files: z.ts\n  verify: npm test\n  verify: npm run lint\n';
+    assert.deepEqual(parseTrackerFile(older).items, [
+      leaf('a', 'completed', ['x,y.ts', 'z.ts'], ['npm test', 'npm run lint']),
+    ]);
+    assert.deepEqual(
+      parseTrackerFile(older.replace('# T\n', '# T\n\n## Plan of Work\n')).items,
+      [leaf('a', 'completed', ['z.ts'], ['npm run lint'])],
+      'under the heading a later files: or verify: line replaces the earlier one, as VT Code reads it',
+    );
+  });
+
+  it('property: a tracker patched over any other tracker file reads back as itself, sidecar and mirror', () => {
+    fc.assert(
+      fc.property(trackerArbitrary(), trackerArbitrary(), fc.boolean(), (before, after, crlf) => {
+        for (const flavour of ['plan', 'mirror'] as const) {
+          let old = renderTrackerFile(before, flavour);
+          if (crlf) old = old.replace(/\n/g, '\r\n');
+          const patched = writeTrackerText(old, after, flavour);
+          assert.deepEqual(parseTrackerFile(patched), after);
+          assert.equal(writeTrackerText(patched, after, flavour), patched, 'patching again changes nothing');
+          if (crlf) assert.ok(!/[^\r]\n/.test(patched), 'CRLF line endings stay CRLF');
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('round-trips: render to the file format, parse back, same tree', () => {

@@ -33,6 +33,27 @@ function err(action: unknown, t: Tracker = base): string {
 }
 
 describe('tracker actions (rules §5)', () => {
+  it("re-derives only the changed item's ancestors; a parent elsewhere keeps the status its file gave it", () => {
+    // As VT Code writes it: a parent in progress with a blocked child (derived, it would be blocked).
+    const vtcode: Tracker = {
+      title: 'Work',
+      items: [leaf('one'), { ...leaf('two', 'in_progress'), children: [leaf('two.a', 'blocked')] }],
+    };
+    const one = ok({ action: 'update', index: 1, status: 'completed' }, vtcode);
+    assert.deepEqual(
+      one.items.map((i) => i.status),
+      ['completed', 'in_progress'],
+    );
+    const renamed = ok({ action: 'update', index_path: '2.1', description: 'two.a, reworded' }, vtcode);
+    assert.equal(renamed.items[1]?.status, 'in_progress', 'a new description is no status change');
+    const child = ok({ action: 'update', index_path: '2.1', status: 'completed' }, vtcode);
+    assert.deepEqual(
+      child.items.map((i) => i.status),
+      ['pending', 'completed'],
+      'the parent of a changed child follows it',
+    );
+  });
+
   it('create replaces the checklist with bulk items, parsing files and verify and dropping duplicates', () => {
     const t = ok({
       action: 'create',

@@ -1,6 +1,7 @@
 /**
- * `planwise plans`: lists the plans of a workspace (`.vtcode/plans/`) with validity, revisions
- * tracker progress and unresolved review comments. Reads only; never writes.
+ * `planwise plans`: lists the plans of a workspace (`.vtcode/plans/`), Planwise's and VT Code's
+ * (`<epoch-ms>-<adjective>-<noun>.md`), with validity, revisions, tracker progress and unresolved
+ * review comments; `--json` adds each tracker's items. Reads only; never writes.
  */
 import * as path from 'node:path';
 import { PlanStore, countOpenThreads, type PlanListing } from '../../core/index';
@@ -15,10 +16,13 @@ revisions, task-tracker progress and unresolved review comments (planwise review
 Options:
   --workspace DIR  workspace root (default: the current directory)
   --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress,
-                   openComments};
+                   tracker, openComments};
                    progress is {counts: {done, inProgress, pending, blocked, total}, percent}, as in
-                   the tracker.updated event, or null; openComments is a count (null: the
-                   review sidecar is unreadable)
+                   the tracker.updated event (counting items without sub-items), or null;
+                   tracker is {title, items}, each item {description, status, files, outcome
+                   (when it has one), verify, children}, as read from the plan's .tasks.md file
+                   (else the tracker inside the plan), or null; openComments is a count (null:
+                   the review sidecar is unreadable)
   -h, --help       show this help
 
 Exit status: 0, or 2 for a usage error or a workspace that does not exist.
@@ -93,6 +97,7 @@ export const plansCommand: CliCommand = async (args, io) => {
       steps: p.steps,
       revisions: p.revisions,
       progress: p.progress ?? null,
+      tracker: p.tracker ? { title: p.tracker.title, items: p.tracker.items } : null,
       openComments: comments[i] ?? null,
     }));
     io.stdout.write(`${JSON.stringify(out)}\n`);

@@ -14,13 +14,14 @@ import type { WorkspaceReader, WorkspaceWriter } from '../ports';
 import type { PlanError, PlanSummary } from './types';
 import { buildRepairFeedback, validatePlan } from './validator';
 import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
-import { embedTrackerBlock, extractTrackerBlock, stripTrackerBlock } from './trackerBlock';
+import { extractTrackerBlock, replaceTrackerBlockText, stripTrackerBlock } from './trackerBlock';
+import { readTrackerDocument } from './trackerDocument';
+import { trackerTexts } from './trackerPatch';
 import {
   parseTrackerFile,
-  renderTrackerFile,
+  refreshTracker,
   trackerFromPlan,
   trackerProgress,
-  type TaskItem,
   type Tracker,
   type TrackerProgress,
 } from './tracker';
@@ -92,6 +93,8 @@ export interface PlanListing {
   mtimeMs: number;
   /** Tracker progress (leaf counts and percent, as `tracker.updated` has them), when the plan has a tracker. */
   progress?: TrackerProgress;
+  /** The tracker as read from the sidecar, else from the embedded block. */
+  tracker?: Tracker;
 }
 
 /** A rejected candidate kept for the next repair request. */
@@ -146,8 +149,8 @@ export class PlanStore {
       let fileText = text;
       if (tracker) {
         const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
-        fileText = embedTrackerBlock(text, trackerBlockBody(refreshed));
-        await this.writeTrackerFiles(paths, refreshed);
+        const block = await this.writeTrackerFiles(paths, refreshed, await this.readText(paths.plan));
+        fileText = replaceTrackerBlockText(text, block);
       }
       await this.writer.writeFileAtomic(paths.plan, fileText);
       revision += 1;
@@ -182,7 +185,8 @@ export class PlanStore {
       plan.tracker = sidecar;
       plan.trackerSource = 'sidecar';
     } else if (embedded !== undefined && embedded.trim().length > 0) {
-      plan.tracker = { ...parseTrackerFile(embedded), title: v.summary.title || paths.stem };
+      const doc = readTrackerDocument(embedded);
+      plan.tracker = { title: doc.title || v.summary.title || paths.stem, items: doc.items.map((l) => l.item) };
       plan.trackerSource = 'embedded';
     }
     return plan;
@@ -205,7 +209,10 @@ export class PlanStore {
         revisions: plan.revisions,
         mtimeMs: (await this.reader.stat(file))?.mtimeMs ?? 0,
       };
-      if (plan.tracker) listing.progress = trackerProgress(plan.tracker);
+      if (plan.tracker) {
+        listing.progress = trackerProgress(plan.tracker);
+        listing.tracker = plan.tracker;
+      }
       out.push(listing);
     }
     return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.stem.localeCompare(a.stem));
@@ -234,14 +241,19 @@ export class PlanStore {
     return this.authorOf(resolvePlanRef(this.opts.root, this.plansDir, stem), n);
   }
 
-  /** Writes the tracker: the sidecar, the global mirror, and the block embedded in the plan file. */
+  /**
+   * Writes the tracker: the sidecar, the global mirror, and the block embedded in the plan file.
+   * Files already there are patched in place (`trackerPatch.ts`): what did not change stays as it
+   * was, byte for byte; a file whose text would not change is not written.
+   */
   saveTracker(stem: string, tracker: Tracker): Promise<void> {
     return this.serial(async () => {
       const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
       const raw = await this.readText(paths.plan);
       if (raw === undefined) throw new Error(`cannot save a tracker for "${stem}": ${paths.plan} does not exist`);
-      await this.writeTrackerFiles(paths, tracker);
-      await this.writer.writeFileAtomic(paths.plan, embedTrackerBlock(raw, trackerBlockBody(tracker)));
+      const block = await this.writeTrackerFiles(paths, tracker, raw);
+      const fileText = replaceTrackerBlockText(raw, block);
+      if (fileText !== raw) await this.writer.writeFileAtomic(paths.plan, fileText);
     });
   }
 
@@ -275,8 +287,8 @@ export class PlanStore {
       const tracker = await this.readSidecar(paths);
       if (tracker) {
         const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
-        await this.writeTrackerFiles(paths, refreshed);
-        const fileText = embedTrackerBlock(text, trackerBlockBody(refreshed));
+        const block = await this.writeTrackerFiles(paths, refreshed, raw);
+        const fileText = replaceTrackerBlockText(raw, block);
         if (fileText !== raw) await this.writer.writeFileAtomic(paths.plan, fileText);
       }
       return { kind: 'recorded', ...base, revision };
@@ -290,11 +302,23 @@ export class PlanStore {
     return markdown === undefined ? undefined : { file, markdown };
   }
 
-  /** The tracker's sidecar beside the plan, and the global mirror. */
-  private async writeTrackerFiles(paths: PlanPaths, tracker: Tracker): Promise<void> {
-    const file = renderTrackerFile(tracker);
-    await this.writer.writeFileAtomic(paths.sidecar, file);
-    await this.writer.writeFileAtomic(this.mirrorFile, file);
+  /**
+   * Writes the sidecar beside the plan and the global mirror, each patched over the file already
+   * there (the sidecar, when missing, over the plan's embedded block). The mirror is patched when
+   * it holds this checklist (same title), else written anew, as VT Code replaces it with each
+   * checklist. Returns the text of the block to embed in the plan: `planText`'s block patched, or
+   * the sidecar's text.
+   */
+  private async writeTrackerFiles(paths: PlanPaths, tracker: Tracker, planText: string | undefined): Promise<string> {
+    const before = {
+      sidecar: await this.readText(paths.sidecar),
+      mirror: await this.readText(this.mirrorFile),
+      block: planText === undefined ? undefined : extractTrackerBlock(planText),
+    };
+    const after = trackerTexts(tracker, before);
+    if (after.sidecar !== before.sidecar) await this.writer.writeFileAtomic(paths.sidecar, after.sidecar);
+    if (after.mirror !== before.mirror) await this.writer.writeFileAtomic(this.mirrorFile, after.mirror);
+    return after.block;
   }
 
   private rejectedFile(stem: string): string {
@@ -379,21 +403,4 @@ export class PlanStore {
     if (st?.type !== 'file') return undefined;
     return decoder.decode(await this.reader.readFile(path));
   }
-}
-
-/** The embedded block: the tracker file format under a fixed heading (the plan has its own title). */
-function trackerBlockBody(t: Tracker): string {
-  return renderTrackerFile({ ...t, title: `Task tracker: ${t.title}` }).replace(/^# /, '## ');
-}
-
-/** A fresh tracker from a revised plan, keeping the status of items whose description survived. */
-function refreshTracker(previous: Tracker, next: Tracker): Tracker {
-  const merge = (old: readonly TaskItem[], items: readonly TaskItem[]): TaskItem[] =>
-    items.map((item) => {
-      const match = old.find((o) => o.description === item.description);
-      if (!match) return item;
-      const children = item.children.length > 0 ? merge(match.children, item.children) : match.children;
-      return { ...item, status: match.status, children };
-    });
-  return { title: next.title, items: merge(previous.items, next.items) };
 }

@@ -7,7 +7,7 @@
 import type { PlanSummary } from './types';
 import { labelled } from './steps';
 import { splitArrows, valueItems } from './text';
-import { statusOfMark } from './trackerFormat';
+import { statusOfMark } from './trackerDocument';
 
 export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'blocked';
 
@@ -18,6 +18,8 @@ export interface TaskItem {
   description: string;
   status: TaskStatus;
   files: string[];
+  /** The expected outcome (`outcome:` in the file), when the item has one. */
+  outcome?: string;
   verify: string[];
   children: TaskItem[];
 }
@@ -105,7 +107,7 @@ export function dropDuplicateItems(items: readonly TaskItem[]): TaskItem[] {
   return out;
 }
 
-const CHECKBOX_LINE = /^\s+[-*+]\s+\[([ xX~!-])\]\s+(.+)$/;
+const CHECKBOX_LINE = /^\s+[-*+]\s+\[([ xX~/!-])\]\s+(.+)$/;
 
 /**
  * Builds the tracker from a plan: one pending item per step, with the step's targets as `files`
@@ -131,6 +133,22 @@ export function trackerFromPlan(summary: PlanSummary): Tracker {
   return { title: summary.title.trim() || 'Plan', items: dropDuplicateItems(items) };
 }
 
+/**
+ * A fresh tracker from a revised plan, keeping the status (and the outcome) of items whose
+ * description survived, and the children of a step the plan gives none.
+ */
+export function refreshTracker(previous: Tracker, next: Tracker): Tracker {
+  const merge = (old: readonly TaskItem[], items: readonly TaskItem[]): TaskItem[] =>
+    items.map((item) => {
+      const match = old.find((o) => o.description === item.description);
+      if (!match) return item;
+      const children = item.children.length > 0 ? merge(match.children, item.children) : match.children;
+      const outcome = match.outcome !== undefined ? { outcome: match.outcome } : {};
+      return { ...item, status: match.status, ...outcome, children };
+    });
+  return { title: next.title, items: merge(previous.items, next.items) };
+}
+
 /** The item at a 1-based index path ("2.1"), or undefined. */
 export function itemAtPath(items: readonly TaskItem[], path: string): TaskItem | undefined {
   let list = items;
@@ -143,17 +161,34 @@ export function itemAtPath(items: readonly TaskItem[], path: string): TaskItem |
   return item;
 }
 
+/** A parent's status from its children's: all done → completed, any blocked → blocked… */
+function statusFromChildren(children: readonly TaskItem[]): TaskStatus {
+  const statuses = children.map((c) => c.status);
+  if (statuses.every((s) => s === 'completed')) return 'completed';
+  if (statuses.some((s) => s === 'blocked')) return 'blocked';
+  if (statuses.every((s) => s === 'pending')) return 'pending';
+  return 'in_progress';
+}
+
 /** Recomputes a parent's status from its children (recursively): all done → completed, any blocked → blocked… */
 export function deriveParents(item: TaskItem): TaskItem {
   if (item.children.length === 0) return item;
   const children = item.children.map(deriveParents);
-  const statuses = children.map((c) => c.status);
-  let status: TaskStatus;
-  if (statuses.every((s) => s === 'completed')) status = 'completed';
-  else if (statuses.some((s) => s === 'blocked')) status = 'blocked';
-  else if (statuses.every((s) => s === 'pending')) status = 'pending';
-  else status = 'in_progress';
-  return { ...item, status, children };
+  return { ...item, status: statusFromChildren(children), children };
+}
+
+/**
+ * Recomputes the status of the ancestors of the item at a 1-based path (`[2, 1]`), nearest first,
+ * from their children; every other item keeps the status it has.
+ */
+export function deriveAncestors(items: readonly TaskItem[], path: readonly number[]): TaskItem[] {
+  const [head, ...rest] = path;
+  const node = head === undefined ? undefined : items[head - 1];
+  if (!node || rest.length === 0) return [...items];
+  const children = deriveAncestors(node.children, rest);
+  const copy = [...items];
+  copy[(head as number) - 1] = { ...node, status: statusFromChildren(children), children };
+  return copy;
 }
 
 function leaves(items: readonly TaskItem[]): TaskItem[] {
@@ -214,4 +249,5 @@ export function cloneTracker(t: Tracker): Tracker {
   return { title: t.title, items: copy(t.items) };
 }
 
-export { renderTrackerFile, parseTrackerFile, statusOfMark } from './trackerFormat';
+export { renderTrackerFile, parseTrackerFile } from './trackerFormat';
+export { statusOfMark } from './trackerDocument';

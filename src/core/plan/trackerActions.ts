@@ -2,12 +2,15 @@
  * Tracker actions (rules §5): `create` (bulk `items`), `update` (one item by `index` or
  * `index_path`, or bulk `items`), `add` (under `parent_index_path`). `index` is 1-based and
  * addresses a top-level item; `index: 0` with status `completed` marks the whole checklist
- * complete. Every rejection says what to send instead.
+ * complete. Every rejection says what to send instead. A status update or an add re-derives the
+ * status of the changed item's ancestors only: every other item keeps the status it has, as a
+ * tracker VT Code wrote may hold a parent whose status is not derived from its children.
  */
 import * as z from 'zod';
 import {
   TASK_STATUSES,
   cloneTracker,
+  deriveAncestors,
   deriveParents,
   dropDuplicateItems,
   makeItem,
@@ -172,12 +175,13 @@ export function applyTrackerAction(t: Tracker, action: unknown): Result {
       });
       if (a.parent_index_path === undefined) {
         tracker.items.push(...added);
-      } else {
-        const found = locate(tracker.items, a.parent_index_path, 'parent_index_path');
-        if (typeof found === 'string') return fail(found);
-        found.item.children.push(...added);
+        return { ok: true, tracker };
       }
-      return { ok: true, tracker: { ...tracker, items: tracker.items.map(deriveParents) } };
+      const found = locate(tracker.items, a.parent_index_path, 'parent_index_path');
+      if (typeof found === 'string') return fail(found);
+      found.item.children.push(...added);
+      const parent = a.parent_index_path.split('.').map(Number);
+      return { ok: true, tracker: { ...tracker, items: deriveAncestors(tracker.items, [...parent, 1]) } };
     }
     case 'update': {
       if (a.parent_index_path !== undefined)
@@ -220,7 +224,8 @@ export function applyTrackerAction(t: Tracker, action: unknown): Result {
       if (a.verify) item = { ...item, verify: [...new Set(a.verify)] };
       if (a.status !== undefined) item = setStatusDeep(item, a.status);
       found.list[found.at] = item;
-      return { ok: true, tracker: { ...tracker, items: tracker.items.map(deriveParents) } };
+      if (a.status === undefined) return { ok: true, tracker };
+      return { ok: true, tracker: { ...tracker, items: deriveAncestors(tracker.items, path.split('.').map(Number)) } };
     }
   }
 }

@@ -39,9 +39,21 @@ export function blankTrackerBlock(markdown: string): string {
   return markdown.slice(0, r.start) + blanked + markdown.slice(r.end);
 }
 
+/**
+ * The plan with `inner` as the text between the markers of its tracker block, everything outside
+ * the block kept byte for byte; a plan without a whole block gets one (`embedTrackerBlock`).
+ */
+export function replaceTrackerBlockText(markdown: string, inner: string): string {
+  const r = blockRange(markdown);
+  if (!r || !markdown.slice(0, r.end).endsWith(TRACKER_BLOCK_END)) return embedTrackerBlock(markdown, inner);
+  const from = r.start + TRACKER_BLOCK_START.length;
+  return markdown.slice(0, from) + inner + markdown.slice(r.end - TRACKER_BLOCK_END.length);
+}
+
 /** The plan with `body` as its tracker block, replacing an existing block or appended at the end. */
 export function embedTrackerBlock(markdown: string, body: string): string {
   const plan = stripTrackerBlock(markdown).replace(/\s+$/, '');
-  const block = `${TRACKER_BLOCK_START}\n${body.replace(/\s+$/, '')}\n${TRACKER_BLOCK_END}\n`;
+  const text = body.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
+  const block = `${TRACKER_BLOCK_START}\n${text}\n${TRACKER_BLOCK_END}\n`;
   return plan.length > 0 ? `${plan}\n\n${block}` : block;
 }

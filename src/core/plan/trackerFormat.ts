@@ -1,103 +1,98 @@
 /**
- * The tracker file format (rules §4): a `# Title`, then `- [ ] item` lines with two spaces of
- * indent per level; `[ ]` pending, `[~]` in progress, `[x]` completed, `[!]` blocked. An item's
- * `files:` and `verify:` are indented metadata lines under it. The parser is lenient with
- * hand-edited files: `*`/`+` bullets, `[X]` and `[-]` marks and odd indents are accepted, other
- * lines are ignored.
+ * The tracker file format (rules §4), as VT Code writes and reads it: a `# Title`, a
+ * `## Plan of Work` heading, then `- [ ] item` lines with two spaces of indent per level; `[ ]`
+ * pending, `[~]` in progress, `[x]` completed, `[!]` blocked. Under an item, indented metadata
+ * lines: `files: a, b`, `outcome: text`, and `verify: cmd` for one check or a `verify:` line
+ * followed by `- cmd` lines for several (never two `verify:` lines: VT Code keeps only the last).
+ *
+ * The global mirror (`.vtcode/tasks/current_task.md`) is VT Code's flat checklist: the title, then
+ * the items with `[/]` for in progress, no section heading, every item at the left margin (a
+ * sub-item's level as spaces before its description, so no sub-item can be read as a check of a
+ * `verify:` block above it). Reading is `trackerDocument.ts`;
+ * updating a file already on disk is `trackerPatch.ts`, which keeps what it does not change.
  */
 import type { TaskItem, TaskStatus, Tracker } from './tracker';
-import { splitOutsideQuotes } from './text';
+import { documentTitle, readTrackerDocument } from './trackerDocument';
 
-const MARK: Readonly<Record<TaskStatus, string>> = {
-  pending: ' ',
-  in_progress: '~',
-  completed: 'x',
-  blocked: '!',
+/** Which file a tracker is written to: the sidecar and embedded block, or the global mirror. */
+export type TrackerFlavour = 'plan' | 'mirror';
+
+const MARKS: Readonly<Record<TrackerFlavour, Readonly<Record<TaskStatus, string>>>> = {
+  plan: { pending: ' ', in_progress: '~', completed: 'x', blocked: '!' },
+  mirror: { pending: ' ', in_progress: '/', completed: 'x', blocked: '!' },
 };
 
-/** Status of a checkbox mark: ` ` pending, `~`/`-` in progress, `x` completed, `!` blocked. */
-export function statusOfMark(mark: string): TaskStatus {
-  if (mark === 'x' || mark === 'X') return 'completed';
-  if (mark === '~' || mark === '-') return 'in_progress';
-  if (mark === '!') return 'blocked';
-  return 'pending';
+/** The section heading under which VT Code reads a tracker's items. */
+export const PLAN_OF_WORK_HEADING = '## Plan of Work';
+
+export function markOf(status: TaskStatus, flavour: TrackerFlavour): string {
+  return MARKS[flavour][status];
+}
+
+/** One line of text: newlines inside a description or command become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, ' ').trim();
+}
+
+/** The task line of an item at `indent`; `inner` goes between the mark and the description. */
+export function taskLine(item: TaskItem, indent: string, flavour: TrackerFlavour, inner = ''): string {
+  return `${indent}- [${markOf(item.status, flavour)}] ${inner}${oneLine(item.description)}`;
 }
 
 /**
- * Files go on one comma-separated line; when a file name holds a comma, every file gets a line
- * of its own and that name is wrapped in backticks. Each check gets its own line.
+ * The `files:` line. A file name holding a comma is wrapped in backticks (Planwise reads it back
+ * whole; VT Code splits on every comma).
  */
-function metadataLines(item: TaskItem, indent: string): string[] {
-  const out: string[] = [];
-  if (item.files.some((f) => f.includes(','))) {
-    for (const f of item.files) out.push(`${indent}files: ${f.includes(',') ? `\`${f}\`` : f}`);
-  } else if (item.files.length > 0) {
-    out.push(`${indent}files: ${item.files.join(', ')}`);
-  }
-  for (const v of item.verify) out.push(`${indent}verify: ${v}`);
-  return out;
+export function filesLines(files: readonly string[], indent: string): string[] {
+  if (files.length === 0) return [];
+  const names = files.map((f) => (f.includes(',') ? `\`${oneLine(f)}\`` : oneLine(f)));
+  return [`${indent}  files: ${names.join(', ')}`];
 }
 
-/** Renders the tracker in the file format. */
-export function renderTrackerFile(t: Tracker): string {
-  const lines = [`# ${t.title}`, ''];
-  const walk = (items: readonly TaskItem[], depth: number) => {
-    for (const item of items) {
-      const indent = '  '.repeat(depth);
-      lines.push(`${indent}- [${MARK[item.status]}] ${item.description.replace(/\s*\r?\n\s*/g, ' ')}`);
-      lines.push(...metadataLines(item, `${indent}  `));
-      walk(item.children, depth + 1);
-    }
-  };
-  walk(t.items, 0);
-  return `${lines.join('\n')}\n`;
+export function outcomeLines(outcome: string | undefined, indent: string): string[] {
+  const text = outcome === undefined ? '' : oneLine(outcome);
+  return text.length === 0 ? [] : [`${indent}  outcome: ${text}`];
 }
 
-const ITEM = /^(\s*)[-*+]\s+\[([ xX~!-])\]\s?(.*)$/;
-const META = /^(\s*)(files|verify):\s*(.*)$/i;
-const TITLE = /^#{1,6}\s+(.*?)\s*#*\s*$/;
+/** One check on the `verify:` line; several as a `verify:` line followed by `- cmd` lines. */
+export function verifyLines(verify: readonly string[], indent: string): string[] {
+  const checks = verify.map(oneLine).filter((v) => v.length > 0);
+  if (checks.length === 0) return [];
+  if (checks.length === 1) return [`${indent}  verify: ${checks[0] as string}`];
+  return [`${indent}  verify:`, ...checks.map((v) => `${indent}    - ${v}`)];
+}
 
-/** Parses the file format back into a tracker. A missing title becomes 'Tasks'. */
+/**
+ * An item, its metadata and its children, in the file format: in the sidecar each level two
+ * spaces deeper; in the flat mirror every item at `indent`, its level as two spaces per level
+ * between the mark and the description (`- [ ]   sub-step`), as VT Code writes its mirror.
+ */
+export function itemLines(item: TaskItem, indent: string, flavour: TrackerFlavour, level = 0): string[] {
+  const children =
+    flavour === 'mirror'
+      ? item.children.flatMap((child) => itemLines(child, indent, flavour, level + 1))
+      : item.children.flatMap((child) => itemLines(child, `${indent}  `, flavour));
+  return [
+    taskLine(item, indent, flavour, '  '.repeat(level)),
+    ...filesLines(item.files, indent),
+    ...outcomeLines(item.outcome, indent),
+    ...verifyLines(item.verify, indent),
+    ...children,
+  ];
+}
+
+/** Renders the tracker in the file format: the sidecar and embedded block, or the global mirror. */
+export function renderTrackerFile(t: Tracker, flavour: TrackerFlavour = 'plan'): string {
+  const head = [`# ${oneLine(t.title)}`, ''];
+  if (flavour === 'plan') head.push(PLAN_OF_WORK_HEADING, '');
+  const items = t.items.flatMap((item) => itemLines(item, '', flavour));
+  return `${[...head, ...items].join('\n')}\n`;
+}
+
+/** Parses the file format back into a tracker. A file without a title gets 'Tasks'. */
 export function parseTrackerFile(text: string): Tracker {
-  let title: string | undefined;
-  const items: TaskItem[] = [];
-  /** The open path of items: stack[d] is the last item seen at depth d. */
-  const stack: TaskItem[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/^[ \t]+/, (ws) => ws.replace(/\t/g, '  '));
-    const item = ITEM.exec(line);
-    if (item) {
-      const depth = Math.min(Math.floor((item[1] as string).length / 2), stack.length);
-      const node: TaskItem = {
-        description: (item[3] as string).trim(),
-        status: statusOfMark(item[2] as string),
-        files: [],
-        verify: [],
-        children: [],
-      };
-      stack.length = depth;
-      if (depth === 0) items.push(node);
-      else (stack[depth - 1] as TaskItem).children.push(node);
-      stack.push(node);
-      continue;
-    }
-    const meta = META.exec(line);
-    if (meta && stack.length > 0) {
-      const owner = stack[stack.length - 1] as TaskItem;
-      const value = (meta[3] as string).trim();
-      if (value.length === 0) continue;
-      if ((meta[2] as string).toLowerCase() === 'files') {
-        const files = splitOutsideQuotes(value)
-          .map((f) => f.trim().replace(/^`([^`]*)`$/, '$1'))
-          .filter((f) => f.length > 0);
-        owner.files.push(...files);
-      } else {
-        owner.verify.push(value);
-      }
-      continue;
-    }
-    const heading = TITLE.exec(line);
-    if (heading && title === undefined && items.length === 0) title = (heading[1] as string).trim();
-  }
-  return { title: title ?? 'Tasks', items };
+  const doc = readTrackerDocument(text);
+  return { title: documentTitle(doc) || 'Tasks', items: doc.items.map((l) => l.item) };
 }
+
+export { statusOfMark } from './trackerDocument';
