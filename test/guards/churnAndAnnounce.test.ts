@@ -16,6 +16,7 @@ import {
   shell,
   times,
   verification,
+  judged,
 } from './helpers';
 
 describe('churn families', () => {
@@ -114,10 +115,13 @@ describe('guards: diverse low-signal churn (execution)', () => {
 });
 
 describe('guards: one synthesis pass per turn', () => {
-  it('is announced once; later trips of the same or another guard are not re-announced', () => {
+  it('is announced once; later trips of the same or another guard are not re-announced', async () => {
     const g = new TurnGuards({}, 'plan');
     // Six misses trip low-signal; then five listings of src would trip same-target.
-    const actions = drive(g, [...times(6, miss), ...times(5, (i) => shell(`ls -${'a'.repeat(i + 1)} src`))]);
+    const actions = drive(
+      g,
+      await judged([...times(6, miss), ...times(5, (i) => shell(`ls -${'a'.repeat(i + 1)} src`))]),
+    );
     assert.deepEqual(
       actions.map((a) => a.type),
       [...times(5, () => 'continue'), 'synthesis', ...times(5, () => 'continue')],

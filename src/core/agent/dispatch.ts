@@ -80,7 +80,8 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     tool?.kind === 'shell' && typeof command === 'string'
       ? await judgeCommand(command, gateContextOf(ctx.toolContext))
       : undefined;
-  const shape = shell?.shape;
+  // A command the gate could not even scan has no segments; the guards read that, not a scan of their own.
+  const shape = shell ? (shell.shape ?? []) : undefined;
 
   const admission = guards.beforeCall({ tool: call.name, kind, args, ...(shape ? { shell: shape } : {}) });
   if (!admission.admit && admission.action) return { kind: 'pending', action: admission.action };
@@ -187,6 +188,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
           resultHash: result.ok ? hashText(result.content) : '',
           bytes: result.bytes,
           category: categoryOf({ tool: call.name, kind, args, ...(shape ? { shell: shape } : {}) }),
+          ...(shape ? { shell: shape } : {}),
         })
       : ({ type: 'continue' } as const);
   return {

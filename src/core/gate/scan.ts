@@ -29,8 +29,12 @@ export type ScanResult =
 type Op = '&&' | '||' | ';' | '|' | '\n';
 type Token = Word | Op;
 
+/** How many commands have been scanned in this process: the test that a tool call scans its command once reads it. */
+export const scanCount = { scans: 0 };
+
 /** Scans, checks and splits a command (steps 1–3). */
 export function scanCommand(source: string): ScanResult {
+  scanCount.scans++;
   // A leading UTF-8 byte order mark is an artefact of the file the command came from.
   const s = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const tokens: Token[] = [];

@@ -56,116 +56,36 @@ export function firstSegment(path: string): string {
   return path.split('/')[0] ?? '.';
 }
 
-/** Options that take the next token as their value, per program. */
-const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
-  rg: new Set(
-    '-e --regexp -f --file -g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context -d --max-depth -M --max-columns -j --threads --type-add -E --encoding --sort --sortr -r --replace --max-filesize --pre --pre-glob --ignore-file'.split(
-      ' ',
-    ),
-  ),
-  grep: new Set('-e -f -m -A -B -C -d -D --include --exclude --exclude-dir --label --max-count --context'.split(' ')),
-  fd: new Set(
-    '-e --extension -t --type -d --max-depth --min-depth --exact-depth -E --exclude -S --size --changed-within --changed-before -o --owner -x --exec -X --exec-batch --base-directory --search-path -j --threads --max-results -c --color --ignore-file --path-separator --batch-size'.split(
-      ' ',
-    ),
-  ),
-  ls: new Set('-I --ignore -w --width -T --tabsize --hide --sort --format --time --time-style --block-size'.split(' ')),
-  find: new Set(['-D', '-O']),
-  sed: new Set(['-e', '-f', '--expression', '--file', '-l']),
-  head: new Set(['-n', '-c', '--lines', '--bytes']),
-  tail: new Set(['-n', '-c', '--lines', '--bytes']),
-  tree: new Set(['-L', '-P', '-I', '-o', '--filelimit']),
-};
-VALUE_OPTIONS['fdfind'] = VALUE_OPTIONS['fd']!;
-VALUE_OPTIONS['egrep'] = VALUE_OPTIONS['grep']!;
-
-/** Programs whose first positional is a pattern/script unless one was given through an option. */
-const PATTERN_FIRST: Record<string, readonly string[]> = {
-  rg: ['-e', '--regexp', '-f', '--file'],
-  grep: ['-e', '-f'],
-  egrep: ['-e', '-f'],
-  fd: [],
-  fdfind: [],
-  sed: ['-e', '-f', '--expression', '--file'],
-};
-
 export const LISTING_PROGRAMS: ReadonlySet<string> = new Set(['ls', 'find', 'fd', 'fdfind']);
 
-function positionalsOf(program: string, args: readonly string[]): { positionals: string[]; used: Set<string> } {
-  const valueOpts = VALUE_OPTIONS[program] ?? new Set<string>();
-  const positionals: string[] = [];
-  const used = new Set<string>();
-  let optionsDone = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (optionsDone || !a.startsWith('-') || a === '-') {
-      positionals.push(a);
-      continue;
-    }
-    if (a === '--') {
-      optionsDone = true;
-      continue;
-    }
-    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    used.add(name);
-    if (!a.includes('=') && valueOpts.has(a)) i++;
-  }
-  return { positionals, used };
-}
-
-/** `find`'s start points: the operands before the expression (first `-x`, `(` or `!`). */
-function findRoots(args: readonly string[]): string[] {
-  const roots: string[] = [];
-  let i = 0;
-  while (i < args.length && /^-[HLP]$/.test(args[i]!)) i++;
-  while (i < args.length && (args[i] === '-D' || args[i] === '-O')) i += 2;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a.startsWith('-') || a === '(' || a === '!' || a === ')') break;
-    roots.push(a);
-  }
-  return roots;
-}
-
-/** The path operands of a segment (after any pattern or script), unnormalised. */
 /** Options whose value names a search root (fd's). */
 const SEARCH_ROOT_OPTIONS = new Set(['--search-path', '--base-directory']);
 
+/**
+ * The path operands of a segment, unnormalised: the words the gate's parse gave the kind `path` or
+ * `dir` (an option's value only for a search root). A segment the gate refused has no parse: its
+ * words that are not options stand in, as written.
+ */
 export function pathOperands(seg: CommandSegment): string[] {
-  // A segment the gate parsed carries each argument's kind: its operands are its path words.
   if (seg.words) {
     return seg.words
       .filter((w) => (w.kind === 'path' || w.kind === 'dir') && (!w.option || SEARCH_ROOT_OPTIONS.has(w.option)))
       .map((w) => w.value);
   }
-  if (seg.program === 'find') return findRoots(seg.args);
-  const { positionals, used } = positionalsOf(seg.program, seg.args);
-  if (seg.program === 'fd' || seg.program === 'fdfind') {
-    const searchPaths: string[] = [];
-    for (let i = 0; i < seg.args.length; i++) {
-      const a = seg.args[i]!;
-      if ((a === '--search-path' || a === '--base-directory') && seg.args[i + 1] !== undefined) {
-        searchPaths.push(seg.args[i + 1]!);
-      } else if (a.startsWith('--search-path=') || a.startsWith('--base-directory=')) {
-        searchPaths.push(a.slice(a.indexOf('=') + 1));
-      }
-    }
-    return [...searchPaths, ...positionals.slice(1)];
-  }
-  const patternOpts = PATTERN_FIRST[seg.program];
-  if (patternOpts !== undefined && !patternOpts.some((o) => used.has(o))) return positionals.slice(1);
-  return positionals;
+  return seg.args.filter((a) => !a.startsWith('-'));
 }
 
-/** Search roots scanned by a listing segment (ls, find, fd), normalised; [] for other programs. */
+/**
+ * Search roots scanned by a listing segment (ls, find, fd), normalised; [] for other programs, and
+ * for a segment the gate refused (it has no parse, and it listed nothing).
+ */
 export function listingRoots(seg: CommandSegment, workdir = '.', root?: string): string[] {
-  if (!LISTING_PROGRAMS.has(seg.program) || seg.piped) return [];
+  if (!LISTING_PROGRAMS.has(seg.program) || seg.piped || !seg.words) return [];
   const cwd = posix.join(workdir.replace(/\\/g, '/'), seg.cwd);
   const operands = pathOperands(seg);
   return (operands.length > 0 ? operands : ['.']).map((p) => normalizePath(p, cwd, root));
 }
 
-/** The main segment of a command: the first one that is not piped (cd prefixes already folded). */
 /**
  * The segments of a shell call: the gate's scan when the dispatcher judged the command, else (a
  * call made outside the dispatcher, e.g. by a test) a scan of the command here.
@@ -177,6 +97,7 @@ export function callSegments(call: {
   return call.shell ?? segmentsOf(commandOf(call.args));
 }
 
+/** The main segment of a command: the first one that is not piped (cd prefixes already folded). */
 export function mainSegment(call: {
   readonly args: Record<string, unknown>;
   readonly shell?: readonly CommandSegment[];
@@ -188,10 +109,9 @@ export function mainSegment(call: {
 /** The normalised first path a segment operates on (its cwd when it names none). */
 export function segmentTarget(seg: CommandSegment, workdir = '.', root?: string): string {
   const cwd = posix.join(workdir.replace(/\\/g, '/'), seg.cwd);
-  if (seg.program === 'git') {
-    const sub = seg.subcommand ?? positionalsOf('git', seg.args).positionals[0];
-    return sub ?? normalizePath('.', cwd, root);
-  }
+  // A program with subcommands (git, npm, cargo) is told apart by its subcommand.
+  if (seg.subcommand !== undefined) return seg.subcommand;
+  if (seg.program === 'git') return seg.args.find((a) => !a.startsWith('-')) ?? normalizePath('.', cwd, root);
   const first = pathOperands(seg)[0];
   return normalizePath(first ?? '.', cwd, root);
 }
@@ -243,8 +163,8 @@ function isVerifySegment(seg: CommandSegment): boolean {
 }
 
 /** True when any top-level segment compiles, tests, builds, lints or type-checks. */
-export function isVerificationCommand(command: string): boolean {
-  return segmentsOf(command).some((s) => !s.piped && isVerifySegment(s));
+export function isVerificationCommand(segments: readonly CommandSegment[]): boolean {
+  return segments.some((s) => !s.piped && isVerifySegment(s));
 }
 
 /** The category of a call when the runloop did not give one. */
@@ -257,7 +177,7 @@ export function categoryOf(call: GuardCall): OutcomeCategory {
     case 'tracker':
       return 'bookkeeping';
     case 'shell':
-      return isVerificationCommand(commandOf(call.args)) ? 'verification' : 'navigation';
+      return isVerificationCommand(callSegments(call)) ? 'verification' : 'navigation';
     default:
       return 'navigation';
   }
