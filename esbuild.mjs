@@ -158,6 +158,7 @@ function engineEntry() {
 const CORE_INDEX = realpathSync('src/core/index.ts');
 const LIGHT_CORE = [
   'DEFAULT_BUDGETS',
+  'Emitter',
   'DEFAULT_PLANS_DIR',
   'EXEC_ENV',
   'globToRegExpSource',

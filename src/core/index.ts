@@ -8,6 +8,7 @@
 export type * from './ports';
 export type * from './lifecycle/ports';
 export * from './agent/model';
+export { Emitter, reportListenerError } from './emitter';
 export { DEFAULT_BUDGETS, type BudgetOverrides } from './agent/budgets';
 export { StreamAccumulator } from './agent/streamAccumulator';
 export { InlineReasoningSplitter } from './agent/inlineReasoning';

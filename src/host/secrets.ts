@@ -2,6 +2,7 @@
  * The model API key, kept in VS Code's `SecretStorage` and nowhere else. The host remembers it in
  * memory only to hand it to the model client and to redact it from anything it logs.
  */
+import { Emitter } from '../core/index';
 import { API_KEY_SECRET } from './ids';
 
 /** VS Code's `SecretStorage`, structurally. */
@@ -18,7 +19,7 @@ export class ApiKeyStore {
   private cached: string | undefined;
   private loaded = false;
   private lastFired = false;
-  private readonly listeners = new Set<(hasKey: boolean) => void>();
+  private readonly listeners = new Emitter<boolean>();
   private readonly sub: { dispose(): unknown };
 
   constructor(private readonly storage: SecretStorageLike) {
@@ -66,8 +67,7 @@ export class ApiKeyStore {
   }
 
   onDidChange(listener: (hasKey: boolean) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.on(listener);
   }
 
   dispose(): void {
@@ -87,7 +87,7 @@ export class ApiKeyStore {
     const has = this.cached !== undefined;
     if (has === this.lastFired) return;
     this.lastFired = has;
-    for (const l of [...this.listeners]) l(has);
+    this.listeners.fire(has);
   }
 }
 

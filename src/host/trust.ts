@@ -4,7 +4,7 @@
  * Granting trust switches them on without a reload: everything asks `TrustState` at the moment
  * it acts, never at start-up.
  */
-import type { CommandRunner, RunOptions, RunResult } from '../core/index';
+import { Emitter, type CommandRunner, type RunOptions, type RunResult } from '../core/index';
 
 export interface TrustCapabilities {
   readonly fileTools: boolean;
@@ -33,7 +33,7 @@ export function capabilitiesFor(trusted: boolean): TrustCapabilities {
 
 /** The current trust, and who to tell when it is granted (VS Code never revokes it in a running window). */
 export class TrustState {
-  private readonly listeners = new Set<(trusted: boolean) => void>();
+  private readonly listeners = new Emitter<boolean>();
 
   constructor(private trustedNow: boolean) {}
 
@@ -49,12 +49,11 @@ export class TrustState {
   grant(): void {
     if (this.trustedNow) return;
     this.trustedNow = true;
-    for (const l of [...this.listeners]) l(true);
+    this.listeners.fire(true);
   }
 
   onDidChange(listener: (trusted: boolean) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.on(listener);
   }
 }
 

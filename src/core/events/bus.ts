@@ -1,3 +1,4 @@
+import { Emitter } from '../emitter';
 import type { ThreadEvent, ThreadEventBody } from './types';
 
 export type EventListener = (event: ThreadEvent) => void;
@@ -8,7 +9,7 @@ export type EventListener = (event: ThreadEvent) => void;
  */
 export class EventBus {
   private seq = 0;
-  private readonly listeners = new Set<EventListener>();
+  private readonly listeners = new Emitter<ThreadEvent>();
 
   constructor(
     private readonly now: () => number,
@@ -22,19 +23,13 @@ export class EventBus {
   }
 
   on(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const subscription = this.listeners.on(listener);
+    return () => subscription.dispose();
   }
 
   emit(body: ThreadEventBody): ThreadEvent {
     const event = { ...body, seq: ++this.seq, at: this.now() } as ThreadEvent;
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A UI listener failing must not stop the engine or starve other listeners.
-      }
-    }
+    this.listeners.fire(event);
     return event;
   }
 }

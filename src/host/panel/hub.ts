@@ -5,6 +5,7 @@
  * not yet loaded, folded into the state so the next snapshot carries them (VS Code drops messages
  * posted to a hidden view).
  */
+import { Emitter } from '../../core/index';
 import type { DeltaOp, HostMessage, ViewState } from '../../protocol';
 import { coalesceOps } from '../../protocol/apply';
 import { emptyViewState } from '../../protocol/emptyState';
@@ -31,7 +32,7 @@ export class PanelHub {
   private queue: DeltaOp[] = [];
   private flushScheduled = false;
   private readonly schedule: (fn: () => void) => void;
-  private readonly listeners = new Set<(state: ViewState) => void>();
+  private readonly listeners = new Emitter<ViewState>();
 
   constructor(
     initial: ViewState = emptyViewState(),
@@ -138,12 +139,11 @@ export class PanelHub {
   }
 
   onDidChangeState(listener: (state: ViewState) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.on(listener);
   }
 
   private notify(): void {
-    for (const l of [...this.listeners]) l(this.model.state);
+    this.listeners.fire(this.model.state);
   }
 
   /** What leaves the host: every message, posted or written into the page, goes through here. */

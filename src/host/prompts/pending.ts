@@ -4,6 +4,7 @@
  * a command), an optional timeout with a safe default answer, and an optional abort signal.
  * Nothing polls: whoever has the answer calls `resolve(id, …)`; late or unknown answers are refused.
  */
+import { Emitter } from '../../core/index';
 
 export type RequestKind = 'approval' | 'interview' | 'grantMore' | 'enterPlanning';
 
@@ -42,7 +43,7 @@ export type SettleReason = 'answered' | 'timeout' | 'aborted' | 'closed';
 
 export class PendingRequests {
   private readonly slots = new Map<string, Slot>();
-  private readonly listeners = new Set<(entry: PendingEntry, event: 'opened' | SettleReason) => void>();
+  private readonly listeners = new Emitter<{ entry: PendingEntry; event: 'opened' | SettleReason }>();
   private counter = 0;
 
   constructor(
@@ -155,18 +156,12 @@ export class PendingRequests {
   }
 
   onDidChange(listener: (entry: PendingEntry, event: 'opened' | SettleReason) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.on(({ entry, event }) => listener(entry, event));
   }
 
+  /** A failing listener is reported and never leaves a request half-settled. */
   private emit(entry: PendingEntry, event: 'opened' | SettleReason): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(entry, event);
-      } catch {
-        // A failing UI listener must not leave a request half-settled.
-      }
-    }
+    this.listeners.fire({ entry, event });
   }
 }
 
