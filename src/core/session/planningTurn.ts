@@ -120,6 +120,10 @@ async function planLoop(
       }
       return { kind: 'blocked', reason: `the plan is still invalid after one repair request: ${reasons}` };
     }
+    if (saved.summary.warnings.length > 0) {
+      const listed = saved.summary.warnings.map((w) => w.message).join('; ');
+      core.notice(`The plan is saved, with something to tidy: ${listed}`, 'warning', turnId);
+    }
     const opened = await openTracker(core, saved.stem, final.plan);
     core.bus.emit({
       type: 'item.completed',
