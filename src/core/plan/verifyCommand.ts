@@ -315,7 +315,9 @@ export function judgeCommandWords(words: readonly ShellWord[]): CommandVerdict |
   const name = program.name;
   const args = words.slice(1).map((w) => w.bare);
   const destructive = DESTRUCTIVE.get(name) ?? (name.startsWith('mkfs') ? 'formats a disk' : undefined);
-  if (destructive !== undefined) return fail(`\`${shown}\` ${destructive}; a check must leave the workspace as it is`);
+  if (destructive !== undefined) {
+    return fail(`\`${shown}\` ${destructive}; a check may only look at the workspace, never change or fetch`);
+  }
   if (name === 'git') return judgeGit(words, shown);
   if (!program.path && args.length === 0) {
     return fail(`\`${name}\` alone names a tool but not what to run: give it its arguments (e.g. \`${name} test\`)`);
@@ -363,19 +365,24 @@ export function judgeReading(reading: ShellReading, start: number): CommandVerdi
   for (let k = 0; k < reading.segments.length; k++) {
     const seg = reading.segments[k] as (typeof reading.segments)[number];
     const next = reading.segments[k + 1];
-    if (seg.op === undefined || next === undefined || next.words.length === 0) continue;
+    if (seg.op === undefined) continue;
+    if (seg.op !== '|' && (next === undefined || next.words.length === 0)) {
+      return fail(`\`${seg.op}\` after \`${shown(k)}\` is not part of a program name: it ends a shell command`);
+    }
+    if (next === undefined || next.words.length === 0) continue;
     if (seg.op !== '|') {
       return fail(
         `it chains commands (\`${seg.op}\` before \`${shown(k + 1)}\`): write one command per check, as a list [a, b]`,
       );
     }
-    const target = programOf(next.words[commandStart(next.words)] ?? { raw: '', bare: '', quoted: false });
-    const name = target.kind === 'program' ? target.name.split('/').pop()?.toLowerCase() : undefined;
+    const reader = next.words[commandStart(next.words)]?.bare ?? '';
+    const name = reader.split('/').pop()?.toLowerCase();
     if (name !== undefined && INTERPRETERS.has(name)) {
       return fail(`it pipes into a shell (\`| ${shown(k + 1)}\`), which would run the text as code`);
     }
+    // A pipe's reader needs no arguments of its own (`| sort`, `| wc -l`), but may not write or delete.
     const piped = judgeCommandWords(next.words.slice(commandStart(next.words)));
-    if (piped !== undefined && !piped.ok && !piped.problem.includes('English word')) return piped;
+    if (piped !== undefined && !piped.ok && !/English word|alone names/.test(piped.problem)) return piped;
   }
   if (reading.writes.length > 0) {
     return fail(`it writes its output to ${reading.writes.map((w) => `\`${w}\``).join(', ')}; a check must only look`);
