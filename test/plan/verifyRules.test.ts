@@ -249,3 +249,18 @@ describe('target rules: a behaviour phrase must name something', () => {
     ]);
   });
 });
+
+describe('verify rules: a new line or an escaped comma', () => {
+  judge([
+    ['npm test\nnpm publish', /chains commands/],
+    ['rg -n TODO src/\ngit push', /chains commands|mutating git command/],
+  ]);
+
+  it('an escaped comma or quote does not split a bracket list', () => {
+    const r = validatePlan(
+      withStep('1. Act -> files: [src/a.ts] -> verify: [rg -n a\\,b src/a.ts, rg -n "x\\",y" src/a.ts]'),
+    );
+    assert.deepEqual(r.summary.steps[0]?.verify, ['rg -n a\\,b src/a.ts', 'rg -n "x\\",y" src/a.ts']);
+    assert.deepEqual(r.errors, []);
+  });
+});

@@ -64,6 +64,12 @@ export function readShell(text: string): ShellReading {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
     if (quote !== undefined) {
+      if (ch === '\\' && quote !== "'" && i + 1 < text.length) {
+        raw += ch + (text[i + 1] as string);
+        bare += text[i + 1] as string;
+        i++;
+        continue;
+      }
       raw += ch;
       if (ch === quote) quote = undefined;
       else bare += ch;
@@ -80,6 +86,10 @@ export function readShell(text: string): ShellReading {
       quote = ch;
       quoted = true;
       raw += ch;
+      continue;
+    }
+    if (ch === '\n' || ch === '\r') {
+      if (words.length > 0 || raw.length > 0) endSegment(';'); // a new line starts a new command
       continue;
     }
     if (/\s/.test(ch)) {

@@ -17,6 +17,12 @@ function splitOn(text: string, separator: string, quoteAware: boolean): { parts:
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
+    // A backslash outside single quotes escapes the next character: `a\,b` and `"x\"y"` stay whole.
+    if (quoteAware && ch === '\\' && quote !== "'" && i + 1 < text.length) {
+      current += ch + (text[i + 1] as string);
+      i++;
+      continue;
+    }
     if (quoteAware) {
       if (quote !== undefined) {
         if (ch === quote) quote = undefined;
