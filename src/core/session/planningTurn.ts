@@ -112,7 +112,8 @@ async function planLoop(
     const saved = await core.store.save(final.plan, core.planStem !== undefined ? { stem: core.planStem } : {});
     if (!saved.ok) {
       const reasons = saved.errors.map((e) => e.message).join('; ');
-      core.notice(`The proposed plan is invalid: ${reasons}`, 'warning', turnId);
+      const explained = saved.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ');
+      core.notice(`The proposed plan is invalid: ${explained}`, 'warning', turnId);
       if (!repaired) {
         repaired = true;
         r = await toolFree(saved.feedback);
