@@ -171,3 +171,19 @@ describe('VT Code interop: real plans from VT Code’s repository', () => {
     });
   }
 });
+
+describe('VT Code interop: plans persisted exactly as VT Code writes them', () => {
+  const rows = table('vtcode-persisted');
+
+  it('reads all 5 plans', () => assert.equal(rows.length, 5));
+
+  for (const row of rows) {
+    const file = row.file as string;
+    it(`${file}: ${row.vtcode}, ${row.vtcode_steps} steps, embedded tracker block and all`, () => {
+      const r = validatePlan(readFileSync(join(DATA, 'vtcode-persisted', file), 'utf8'));
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.valid ? 'valid' : 'invalid', row.vtcode);
+      assert.equal(r.summary.steps.length, Number(row.vtcode_steps));
+    });
+  }
+});
