@@ -69,9 +69,6 @@ const OUTCOMES = new Set([
   'return',
   'returns',
   'returned',
-  'improve',
-  'improves',
-  'improved',
   'report',
   'reports',
   'reported',
@@ -118,16 +115,6 @@ const OUTCOMES = new Set([
   'reject',
   'rejects',
   'rejected',
-  'unchanged',
-  'faster',
-  'slower',
-  'fewer',
-  'smaller',
-  'lower',
-  'higher',
-  'drops',
-  'decreases',
-  'increases',
   'completes',
   'finishes',
   'starts',
@@ -135,6 +122,12 @@ const OUTCOMES = new Set([
   'updates',
   'preserves',
   'holds',
+  'waits',
+  'never',
+  'deferred',
+  'expected',
+  'observable',
+  'available',
 ]);
 
 /** Things a person can measure or read; two of them (one may be a number) make a check observable. */
@@ -173,12 +166,28 @@ const MEASURES = new Set([
   'phases',
   'improvement',
   'debug',
+  'prompt',
+  'read',
+  // comparisons: evidence, but a second piece must say of what (`startup time improves`)
+  'improve',
+  'improves',
+  'improved',
+  'faster',
+  'slower',
+  'fewer',
+  'smaller',
+  'lower',
+  'higher',
+  'drops',
+  'decreases',
+  'increases',
+  'unchanged',
 ]);
 const TEMPORAL = new Set(['before', 'after']);
 
-/** Prose that puts the check off instead of stating it. */
+/** Prose that puts the check off instead of stating it (`skip tests if unavailable`, `verify later`). */
 const DEFERRAL =
-  /\blater\b|\bskip(?:s|ped|ping)?\b|\bpostpone|\beventually\b|\bif (?:un)?available\b|\bif time permits\b|\bwhen possible\b|^(?:none|n\/a|na|-)$/i;
+  /^\s*(?:skip|skipped|skipping)\b|\blater\b|\bfor now\b|\bpostpone|\beventually\b|\bif time permits\b|\bwhen possible\b|\b(?:if|when) unavailable\b|^(?:none|n\/a|na|-)$/i;
 
 /** What was judged of one `verify:` entry: its parse, or what is wrong with it. */
 export type VerifyJudgement = { ok: true; entry: VerifyEntry } | { ok: false; problem: string };
@@ -214,7 +223,7 @@ function observableProblem(text: string): string | undefined {
   const temporal = ws.filter((w) => TEMPORAL.has(w)).length;
   if (measures + numbers + temporal >= 2 && measures + numbers >= 1 && (measures >= 1 || temporal >= 1))
     return undefined;
-  return 'a check with no observable outcome: say what a person will see (shows, returns, improves, a count or a timing)';
+  return 'a check with no observable outcome: say what a person will see (shows, returns, startup time improves, a count or a timing)';
 }
 
 /** Quotes the entry for a problem text, shortened. */

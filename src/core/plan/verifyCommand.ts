@@ -93,8 +93,6 @@ export const COMMAND_WORDS: ReadonlySet<string> = new Set([
   'shellcheck',
   'ast-grep',
   'sg',
-  'bash',
-  'sh',
   'planwise',
   'vsce',
 ]);
@@ -143,6 +141,9 @@ const DESTRUCTIVE: ReadonlyMap<string, string> = new Map([
   ['exec', 'replaces the shell'],
   ['source', 'runs a script in the shell'],
   ['curl', 'fetches from the network'],
+  ['sh', 'starts a shell; run the script itself (./scripts/check.sh) or the command'],
+  ['bash', 'starts a shell; run the script itself (./scripts/check.sh) or the command'],
+  ['zsh', 'starts a shell; run the script itself (./scripts/check.sh) or the command'],
   ['wget', 'fetches from the network'],
 ]);
 
@@ -316,7 +317,11 @@ export function judgeCommandWords(words: readonly ShellWord[]): CommandVerdict |
   const args = words.slice(1).map((w) => w.bare);
   const destructive = DESTRUCTIVE.get(name) ?? (name.startsWith('mkfs') ? 'formats a disk' : undefined);
   if (destructive !== undefined) {
-    return fail(`\`${shown}\` ${destructive}; a check may only look at the workspace, never change or fetch`);
+    return fail(
+      destructive.startsWith('starts a shell')
+        ? `\`${shown}\` ${destructive}`
+        : `\`${shown}\` ${destructive}; a check may only look at the workspace, never change or fetch`,
+    );
   }
   if (name === 'git') return judgeGit(words, shown);
   if (!program.path && args.length === 0) {
@@ -326,9 +331,6 @@ export function judgeCommandWords(words: readonly ShellWord[]): CommandVerdict |
     return fail(
       `\`${shown}\` is not a command: "${name}" is also an English word, so it counts as a command only with a flag or a path after it (e.g. \`${name} -l src/\`)`,
     );
-  }
-  if ((name === 'sh' || name === 'bash') && args.includes('-c')) {
-    return fail(`\`${shown}\` runs a shell script written inline; run one command, or a script file in the workspace`);
   }
   if (name === 'sed' && args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a))) {
     return fail(`\`${shown}\` edits files in place; a check must leave the workspace as it is`);
