@@ -119,6 +119,39 @@ const ENGLISH_WORDS: ReadonlySet<string> = new Set([
   'wc',
 ]);
 
+/** A real use of each English command word, shown when the entry uses it as a word. */
+const ENGLISH_EXAMPLES: Readonly<Record<string, string>> = {
+  cat: 'cat package.json',
+  cut: 'cut -d, -f1 data.csv',
+  diff: 'diff old.txt new.txt',
+  file: 'file src/main.rs',
+  find: "find src -name '*.ts'",
+  head: 'head -40 README.md',
+  tail: 'tail -20 build.log',
+  just: 'just --list',
+  ls: 'ls src/',
+  make: 'make -f Makefile test',
+  sort: 'sort -u names.txt',
+  stat: 'stat src/',
+  tr: "tr -d '\\r' < a.txt",
+  uniq: 'uniq -c words.txt',
+  wc: 'wc -l README.md',
+};
+
+/** What a tool named alone might run, for the refusal's example. */
+const RUN_EXAMPLES: Readonly<Record<string, string>> = {
+  npm: 'npm test',
+  pnpm: 'pnpm test',
+  yarn: 'yarn test',
+  npx: 'npx tsc --noEmit',
+  node: 'node scripts/check.js',
+  cargo: 'cargo test',
+  go: 'go test ./...',
+  pytest: 'pytest tests/',
+  python: 'python -m pytest',
+  python3: 'python3 -m pytest',
+};
+
 /** Programs that delete, rewrite or take over the machine: never a check. */
 const DESTRUCTIVE: ReadonlyMap<string, string> = new Map([
   ['rm', 'deletes files'],
@@ -325,11 +358,12 @@ export function judgeCommandWords(words: readonly ShellWord[]): CommandVerdict |
   }
   if (name === 'git') return judgeGit(words, shown);
   if (!program.path && args.length === 0) {
-    return fail(`\`${name}\` alone names a tool but not what to run: give it its arguments (e.g. \`${name} test\`)`);
+    const example = RUN_EXAMPLES[name] ?? `${name} <what to run>`;
+    return fail(`\`${name}\` alone names a tool but not what to run: give it its arguments (e.g. \`${example}\`)`);
   }
   if (!program.path && ENGLISH_WORDS.has(name) && !args.some((a) => isFlag(a) || isPathLike(a))) {
     return fail(
-      `\`${shown}\` is not a command: "${name}" is also an English word, so it counts as a command only with a flag or a path after it (e.g. \`${name} -l src/\`)`,
+      `\`${shown}\` is not a command: "${name}" is also an English word, so it counts as a command only with a flag or a path after it (e.g. \`${ENGLISH_EXAMPLES[name] ?? `${name} -x path/`}\`)`,
     );
   }
   if (name === 'sed' && args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a))) {
@@ -373,8 +407,11 @@ export function judgeReading(reading: ShellReading, start: number): CommandVerdi
     }
     if (next === undefined || next.words.length === 0) continue;
     if (seg.op !== '|') {
+      const following = programOf(next.words[0] as ShellWord).kind !== 'none';
       return fail(
-        `it chains commands (\`${seg.op}\` before \`${shown(k + 1)}\`): write one command per check, as a list [a, b]`,
+        following
+          ? `it chains commands (\`${seg.op}\` before \`${shown(k + 1)}\`): write one command per check, as a list [a, b]`
+          : `\`${seg.op}\` is not part of a program name: it ends the command \`${shown(k)}\` before \`${shown(k + 1)}\``,
       );
     }
     const reader = next.words[commandStart(next.words)]?.bare ?? '';
