@@ -407,7 +407,7 @@ export function judgeReading(reading: ShellReading, start: number): CommandVerdi
     }
     if (next === undefined || next.words.length === 0) continue;
     if (seg.op !== '|') {
-      const following = programOf(next.words[0] as ShellWord).kind !== 'none';
+      const following = !(next.words[0] as ShellWord).bare.startsWith('-');
       return fail(
         following
           ? `it chains commands (\`${seg.op}\` before \`${shown(k + 1)}\`): write one command per check, as a list [a, b]`
