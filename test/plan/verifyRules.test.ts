@@ -150,7 +150,8 @@ describe('verify rules: observable manual checks pass, deferrals fail', () => {
     ['confirm the summary shows skipped tests', undefined],
     ['observe startup logs', undefined],
     ['verify config loading is deferred', undefined],
-    ['verify it improves', /no observable outcome/],
+    ['verify it improves', undefined],
+    ['verify the improvement', /no observable outcome/],
     ['check it is faster', /no observable outcome/],
     ['compare before and after', /no observable outcome/],
     ['check it looks right', /no observable outcome/],
@@ -270,4 +271,13 @@ describe('verify rules: a new line or an escaped comma', () => {
     assert.deepEqual(r.summary.steps[0]?.verify, ['rg -n a\\,b src/a.ts', 'rg -n "x\\",y" src/a.ts']);
     assert.deepEqual(r.errors, []);
   });
+});
+
+describe('verify rules: prose that opens with brackets or parentheses is judged as prose', () => {
+  judge([
+    ['(manual) confirm the panel shows the plan', undefined],
+    ['[optional] review the output', /no observable outcome/],
+    ['[optional] review the startup output', undefined],
+    ['src/*.ts --check', /holds shell syntax/],
+  ]);
 });

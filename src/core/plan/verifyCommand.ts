@@ -258,7 +258,10 @@ export function programOf(word: ShellWord): Program {
   const w = word.bare;
   if (w.length === 0) return { kind: 'none' };
   if (URL_SCHEME.test(w)) return { kind: 'unsafe', problem: `\`${w}\` is a web address, not a command` };
+  // Prose in brackets or parentheses (`(manual)`, `[see docs/a.md]`) is no command at all.
+  if (/^[[({]|[\])}]$/.test(w)) return { kind: 'none' };
   if (/[;&|<>$(){}!*?~\\[\]`]/.test(w)) {
+    if (!w.includes('/')) return { kind: 'none' };
     return { kind: 'unsafe', problem: `\`${w}\` is not a program name: it holds shell syntax` };
   }
   if (w.includes('/')) {
