@@ -11,14 +11,19 @@ function opensSingleQuote(text: string, i: number): boolean {
   return prev === undefined || !/[\p{L}\p{N}]/u.test(prev);
 }
 
-function splitOn(text: string, separator: string, quoteAware: boolean): { parts: string[]; balanced: boolean } {
+function splitOn(
+  text: string,
+  separator: string,
+  quoteAware: boolean,
+  escapes = false,
+): { parts: string[]; balanced: boolean } {
   const parts: string[] = [];
   let current = '';
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
     // A backslash outside single quotes escapes the next character: `a\,b` and `"x\"y"` stay whole.
-    if (quoteAware && ch === '\\' && quote !== "'" && i + 1 < text.length) {
+    if (escapes && ch === '\\' && quote !== "'" && i + 1 < text.length) {
       current += ch + (text[i + 1] as string);
       i++;
       continue;
@@ -48,12 +53,12 @@ function splitOn(text: string, separator: string, quoteAware: boolean): { parts:
 }
 
 /**
- * Splits on `separator` outside single quotes, double quotes and backtick spans. When a quote is
- * left open the text is split without regard to quotes, so one stray quote cannot hide every
- * separator after it.
+ * Splits on `separator` outside single quotes, double quotes and backtick spans (and, with
+ * `escapes`, not after a backslash, as a shell reads `a\,b`). When a quote is left open the text is
+ * split without regard to quotes, so one stray quote cannot hide every separator after it.
  */
-export function splitOutsideQuotes(text: string, separator = ','): string[] {
-  const quoted = splitOn(text, separator, true);
+export function splitOutsideQuotes(text: string, separator = ',', escapes = false): string[] {
+  const quoted = splitOn(text, separator, true, escapes);
   return quoted.balanced ? quoted.parts : splitOn(text, separator, false).parts;
 }
 
@@ -125,11 +130,11 @@ export function splitArrows(text: string): string[] {
   return parts;
 }
 
-/** If `text` is a `[a, b]` bracket list, its items (split on commas outside quotes); else undefined. */
+/** If `text` is a `[a, b]` bracket list, its items (split on commas outside quotes, not escaped ones); else undefined. */
 export function bracketItems(text: string): string[] | undefined {
   const t = text.trim();
   if (!t.startsWith('[') || !t.endsWith(']')) return undefined;
-  return splitOutsideQuotes(t.slice(1, -1))
+  return splitOutsideQuotes(t.slice(1, -1), ',', true)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
