@@ -92,6 +92,11 @@ function planwiseClasses(errors: readonly PlanError[]): { plan: Set<DefectClass>
  *   accepts a command or an observable manual check (a checking verb with an outcome or evidence);
  *   this phrase has neither. Planwise refuses it; VT Code 0.147.0 refused it too.
  */
+// Not a contradiction, and judged as VT Code judges them: rules §3 list `git diff --check` among
+// git's focused forms and speak of git "narrowed by a revision, path or option", but they also
+// say that where their lines are less precise, these test cases' verdicts win. VT Code refuses
+// `git diff --check`, `git diff --check HEAD` and `git show --stat` (verify-bad-02, -04, -05), so
+// Planwise does too: a whitespace check or a bare option says nothing about the step.
 function contradictsRules(text: string): string | undefined {
   if (/verify:.*skip markdown (lint|validation) if unavailable/i.test(text)) return 'a deferral (rules §3)';
   if (/verify:.*independent-rederive/i.test(text)) return 'neither a command nor an observable check (rules §3)';
