@@ -22,7 +22,7 @@ export { createSession, resumeSession } from './session/session';
 export { SessionArchive } from './events/archive';
 
 // ---- plans ------------------------------------------------------------------------------------
-export type { PlanError, PlanSummary, ParsedStep, VerifyEntry } from './plan/types';
+export type { PlanError, PlanSummary, PlanWarning, ParsedStep, VerifyEntry } from './plan/types';
 export { validatePlan } from './plan/validator';
 export { extractPlan } from './plan/parser';
 export { diffPlans } from './plan/diff';

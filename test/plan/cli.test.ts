@@ -63,19 +63,53 @@ describe('planwise validate-plan', () => {
     assert.match(r.out, /^ {2}- step 3: verification marker must include a concrete command or check$/m);
   });
 
-  it('--json prints exactly {"valid", "errors": [{"message", "step"?}], "steps"}', async () => {
+  it('--json prints exactly {"valid", "errors": [{"message", "step"?, "line"?, "hint"?}], "warnings", "steps"}', async () => {
     const bad = await run(['validate-plan', '--json', join(fixtures, 'invalid/no-verify-marker.md')]);
     assert.equal(bad.code, 1);
     assert.deepEqual(JSON.parse(bad.out), {
       valid: false,
-      errors: [{ message: 'step 1: must include a `verify:` or `verification:` marker', step: 1 }],
+      errors: [
+        {
+          message: 'step 1: must include a `verify:` or `verification:` marker',
+          step: 1,
+          line: 9,
+          hint: 'end the step line with "-> verify: [npm test]" or add a "verify:" line under the step',
+        },
+      ],
+      warnings: [],
       steps: 2,
     });
     const noStep = await run(['validate-plan', '--json', join(fixtures, 'invalid/placeholder-tbd.md')]);
-    assert.deepEqual(Object.keys(JSON.parse(noStep.out).errors[0]), ['message']);
+    assert.deepEqual(Object.keys(JSON.parse(noStep.out).errors[0]), ['message', 'line']);
     const good = await run(['validate-plan', join(fixtures, 'valid/step-prefix.md'), '--json']);
     assert.equal(good.code, 0);
-    assert.equal(good.out, '{"valid":true,"errors":[],"steps":2}\n');
+    assert.equal(good.out, '{"valid":true,"errors":[],"warnings":[],"steps":2}\n');
+  });
+
+  it('a file written as a link is a warning: shown, named in --json, and the plan stays valid', async () => {
+    const file = join(fixtures, 'valid/link-warning-markdown-file-link.md');
+    const human = await run(['validate-plan', file]);
+    assert.equal(human.code, 0);
+    assert.match(human.out, /: valid plan .*\n {2}warning: line \d+: file reference written as a markdown link/);
+    const json = JSON.parse((await run(['validate-plan', '--json', file])).out) as {
+      valid: boolean;
+      warnings: { message: string; line: number }[];
+    };
+    assert.equal(json.valid, true);
+    assert.equal(json.warnings.length, 1);
+    assert.match(json.warnings[0]?.message ?? '', /markdown link "\[upload\.ts:42\]\(src\/upload\.ts#L42\)"/);
+  });
+
+  it('--json hints name what is wrong with a verify entry as written', async () => {
+    const plan = readFileSync(join(fixtures, 'valid/seed-fix-off-by-one.md'), 'utf8').replace(
+      'cargo test parser::tests::single_byte',
+      'git reset --hard HEAD',
+    );
+    const r = await run(['validate-plan', '--json', '-'], { stdin: plan });
+    assert.equal(r.code, 1);
+    const [error] = (JSON.parse(r.out) as { errors: { message: string; hint: string }[] }).errors;
+    assert.equal(error?.message, 'step 2: verification marker must include a concrete command or check');
+    assert.match(error?.hint ?? '', /`git reset --hard HEAD` is a mutating git command/);
   });
 
   it('judges a saved response by its <proposed_plan> block, and reads - from stdin', async () => {

@@ -81,32 +81,52 @@ describe('plan validator: open decisions (rules §3)', () => {
   });
 });
 
-describe('plan validator: file links (rules §3)', () => {
-  it('reports a markdown link to a file', () => {
-    assert.deepEqual(messages(buildPlan({ summary: 'See [main.rs](src/main.rs#L42).' })), [
-      'line 5: file reference written as a markdown link "[main.rs](src/main.rs#L42)"; write it as plain text or inline code, e.g. src/main.rs:42',
+describe('plan validator: file links are warnings (rules §3)', () => {
+  const warnings = (md: string) => validatePlan(md).summary.warnings.map((w) => w.message);
+
+  it('warns about a markdown link to a file, and the plan stays valid', () => {
+    const md = buildPlan({ summary: 'See [main.rs](src/main.rs#L42).' });
+    assert.deepEqual(messages(md), []);
+    assert.equal(validatePlan(md).valid, true);
+    assert.deepEqual(validatePlan(md).summary.warnings, [
+      {
+        message:
+          'line 5: file reference written as a markdown link "[main.rs](src/main.rs#L42)"; write it as plain text or inline code, e.g. src/main.rs:42',
+        line: 5,
+      },
     ]);
   });
 
-  it("reports the seed's two incorrect forms, vscode-file:// and file:// links", () => {
+  it("warns about the seed's two incorrect forms, vscode-file:// and file:// links", () => {
     assert.equal(
-      messages(buildPlan({ summary: '[main.rs:42](vscode-file://vscode-app/.../workbench.html)' })).length,
+      warnings(buildPlan({ summary: '[main.rs:42](vscode-file://vscode-app/.../workbench.html)' })).length,
       1,
     );
-    assert.equal(messages(buildPlan({ summary: '[main.rs](file:///Users/you/repo/src/main.rs#L42)' })).length, 1);
+    assert.equal(warnings(buildPlan({ summary: '[main.rs](file:///Users/you/repo/src/main.rs#L42)' })).length, 1);
   });
 
-  it('reports a bare file:// or vscode-file:// URI', () => {
-    assert.deepEqual(messages(buildPlan({ summary: 'Open vscode-file://vscode-app/x.html now.' })), [
+  it('warns about a bare file:// or vscode-file:// URI', () => {
+    assert.deepEqual(warnings(buildPlan({ summary: 'Open vscode-file://vscode-app/x.html now.' })), [
       'line 5: editor URI "vscode-file://vscode-app/x.html" in the plan; write the file reference as plain text, e.g. src/main.rs:42',
     ]);
-    assert.equal(messages(buildPlan({ summary: 'at file:///repo/src/a.ts' })).length, 1);
+    assert.equal(warnings(buildPlan({ summary: 'at file:///repo/src/a.ts' })).length, 1);
   });
 
-  it('accepts plain references and links to web pages', () => {
+  it('says nothing of plain references and links to web pages', () => {
     assert.deepEqual(
-      messages(buildPlan({ summary: 'Fix `src/main.rs:42` and src/a.ts:42, per [the RFC](https://example.org/rfc).' })),
+      warnings(buildPlan({ summary: 'Fix `src/main.rs:42` and src/a.ts:42, per [the RFC](https://example.org/rfc).' })),
       [],
+    );
+  });
+
+  it('names the warnings in the repair request when the plan is rejected for something else', () => {
+    const md = buildPlan({ summary: 'See [main.rs](src/main.rs#L42).', assumptions: '- tbd' });
+    const r = validatePlan(md);
+    assert.equal(r.valid, false);
+    const feedback = buildRepairFeedback(md, r.errors, r.summary);
+    assert.match(
+      feedback,
+      /Also fix \(these alone would not reject the plan\):\n- line 5: file reference written as a markdown link/,
     );
   });
 });
@@ -129,7 +149,7 @@ describe('repair feedback (rules §3)', () => {
     assert.match(feedback, /must name a concrete file, symbol, or behavior target/);
     assert.match(feedback, /must include a `verify:` or `verification:` marker/);
     assert.match(feedback, /^- step 3: 3\. Tidy/m);
-    assert.match(feedback, /not concrete: "it works"/);
+    assert.match(feedback, /"it works" is neither a command nor a check a person can carry out/);
     assert.doesNotMatch(feedback, /^- step 2/m);
   });
 

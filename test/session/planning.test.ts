@@ -143,6 +143,32 @@ describe('planning session over the real SDK', () => {
     assert.equal(plans.length, 1);
   });
 
+  it('tells the person what is wrong with a refused check, and saves a plan whose only flaw is a file link', async () => {
+    const invalid = samplePlan('Add a greeting helper', 'src/greet.ts', 'git reset --hard HEAD');
+    const linked = samplePlan().replace('to src/greet.ts so', 'to [greet.ts](src/greet.ts) so');
+    h = await startHarness([sse.textTurn(planResponse(invalid)), sse.textTurn(planResponse(linked))], {
+      config: { interactive: false },
+    });
+    const stop = await h.session.start('plan');
+    assert.equal(stop.kind, 'awaiting_approval');
+    const notices = h
+      .eventsOf('item.completed')
+      .map((e) => e.item)
+      .filter((i) => i.kind === 'notice')
+      .map((i) => (i as { text: string }).text);
+    assert.ok(
+      notices.some((t) => /^The proposed plan is invalid: .*`git reset --hard HEAD` is a mutating git command/.test(t)),
+      notices.join('\n'),
+    );
+    assert.ok(
+      notices.some((t) =>
+        /^The plan is saved, with something to tidy: .*markdown link "\[greet\.ts\]\(src\/greet\.ts\)"/.test(t),
+      ),
+      notices.join('\n'),
+    );
+    assert.match((h.server.requests[1]!.body.messages.at(-1) as { content: string }).content, /mutating git command/);
+  });
+
   it('gives a truncated plan one condense request', async () => {
     h = await startHarness(
       [

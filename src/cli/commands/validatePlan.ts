@@ -3,18 +3,20 @@
  * hooks. A file holding a `<proposed_plan>` block (a saved model response) is judged by the block.
  */
 import * as path from 'node:path';
-import { validatePlan, extractPlan, type PlanError } from '../../core/index';
+import { validatePlan, extractPlan, type PlanError, type PlanWarning } from '../../core/index';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise validate-plan [--json] FILE
 
 Checks a plan (markdown) against the plan rules: the four required sections, concrete steps with
-a target and a verify: check, no placeholders, no open decisions, no file links. FILE may also be
-a saved response holding a <proposed_plan> block, or - for standard input.
+a target and a verify: check, no placeholders, no open decisions. File references written as links
+are warnings: shown, but the plan stays valid. FILE may also be a saved response holding a
+<proposed_plan> block, or - for standard input.
 
 Options:
-  --json      print {"valid": true|false, "errors": [{"message": "...", "step": N}], "steps": N}
+  --json      print {"valid": true|false, "errors": [{"message": "...", "step": N, "line": N,
+              "hint": "..."}], "warnings": [{"message": "...", "line": N}], "steps": N}
   -h, --help  show this help
 
 Exit status: 0 valid, 1 invalid, 2 unreadable file or usage error.
@@ -43,17 +45,24 @@ async function readInput(file: string, io: CliIO): Promise<string> {
   return new TextDecoder().decode(await reader.readFile(abs));
 }
 
-function human(file: string, title: string, steps: number, errors: readonly PlanError[]): string {
+function human(
+  file: string,
+  title: string,
+  steps: number,
+  errors: readonly PlanError[],
+  warnings: readonly PlanWarning[],
+): string {
   const name = title ? ` "${title}"` : '';
   const stepText = `${steps} step${steps === 1 ? '' : 's'}`;
-  if (errors.length === 0) return `${file}: valid plan${name} (${stepText})\n`;
-  const lines = [
-    `${file}: invalid plan${name} (${stepText}, ${errors.length} problem${errors.length === 1 ? '' : 's'})`,
-  ];
+  const lines =
+    errors.length === 0
+      ? [`${file}: valid plan${name} (${stepText})`]
+      : [`${file}: invalid plan${name} (${stepText}, ${errors.length} problem${errors.length === 1 ? '' : 's'})`];
   for (const e of errors) {
     lines.push(`  - ${e.message}`);
     if (e.hint) lines.push(`      ${e.hint}`);
   }
+  for (const w of warnings) lines.push(`  warning: ${w.message}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -91,12 +100,16 @@ export const validatePlanCommand: CliCommand = async (args, io) => {
   const plan = extractPlan(text).plan ?? text;
   const result = validatePlan(plan);
   if (json) {
-    const errors = result.errors.map((e) =>
-      e.step === undefined ? { message: e.message } : { message: e.message, step: e.step },
-    );
-    io.stdout.write(`${JSON.stringify({ valid: result.valid, errors, steps: result.summary.steps.length })}\n`);
+    const out = {
+      valid: result.valid,
+      errors: result.errors,
+      warnings: result.summary.warnings,
+      steps: result.summary.steps.length,
+    };
+    io.stdout.write(`${JSON.stringify(out)}\n`);
   } else {
-    io.stdout.write(human(file, result.summary.title, result.summary.steps.length, result.errors));
+    const { title, steps, warnings } = result.summary;
+    io.stdout.write(human(file, title, steps.length, result.errors, warnings));
   }
   return result.valid ? 0 : EXIT_INVALID;
 };

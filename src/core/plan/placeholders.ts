@@ -1,8 +1,8 @@
 /**
- * Whole-plan checks of rules §3: placeholder tokens, unresolved open decisions, and file
- * references written as markdown links or editor URIs.
+ * Whole-plan checks of rules §3: placeholder tokens and unresolved open decisions (errors), and
+ * file references written as markdown links or editor URIs (warnings).
  */
-import type { PlanError } from './types';
+import type { PlanError, PlanWarning } from './types';
 import type { PlanLine } from './sections';
 
 /**
@@ -33,6 +33,14 @@ export const PLACEHOLDERS: readonly string[] = [
   '[required tooling, configuration, or prior work]',
   '[assumption or default chosen]',
   '[out-of-scope item intentionally not changed]',
+  '[out-of-scope items intentionally not changed]',
+  '[default chosen when user did not specify]',
+  '[existing pattern or constraint verified before planning]',
+  '[project build and lint command',
+  '[project test command',
+  '[2-4 lines: goal, user impact, what will change, what will not]',
+  '[explicit commands/manual checks]',
+  '[what must not break]',
 ];
 
 /** One error per placeholder occurrence (first occurrence per line and token). */
@@ -74,11 +82,12 @@ const EDITOR_URI = /\b(?:vscode-file|vscode-insiders|vscode|cursor|file):\/\/[^\
 const WEB_LINK = /^(?:https?:|mailto:|#)/i;
 
 /**
- * File references must be plain text or inline code (`src/main.rs:42`): a markdown link to a
- * file and any `file://` / `vscode-file://` editor URI are reported. Links to web pages are fine.
+ * File references belong in plain text or inline code (`src/main.rs:42`): a markdown link to a
+ * file and any `file://` / `vscode-file://` editor URI are warned about, never refused (VT Code
+ * accepts such plans). Links to web pages are fine.
  */
-export function linkErrors(lines: readonly PlanLine[]): PlanError[] {
-  const errors: PlanError[] = [];
+export function linkWarnings(lines: readonly PlanLine[]): PlanWarning[] {
+  const errors: PlanWarning[] = [];
   for (const l of lines) {
     if (l.inFence) continue;
     const reported = new Set<string>();

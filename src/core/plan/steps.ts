@@ -7,8 +7,8 @@
  */
 import type { PlanError, ParsedStep } from './types';
 import { HEADING, type PlanLine } from './sections';
-import { splitArrows, stripEmphasis, valueItems } from './text';
-import { isConcreteCheck, verifyEntryOf } from './verification';
+import { splitArrows, stripEmphasis, valueItems, verifyItems } from './text';
+import { judgeVerifyEntry, verifyEntryOf } from './verification';
 
 export const STEP_ERROR_TARGET = 'must name a concrete file, symbol, or behavior target';
 export const STEP_ERROR_NO_VERIFY = 'must include a `verify:` or `verification:` marker';
@@ -17,6 +17,8 @@ export const STEP_ERROR_VAGUE_VERIFY = 'verification marker must include a concr
 /** A parsed step plus what the validator needs to judge it. */
 export interface StepDraft extends Omit<ParsedStep, 'entries'> {
   hasVerifyMarker: boolean;
+  /** Each target segment or line as its items: every group must name something concrete. */
+  targetGroups: string[][];
 }
 
 const STEP_LINE = /^(\s*)(?:\*\*|__)?(?:step\s+)?(\d+)\s*[.):](?:\*\*|__)?(?:\s+(.*))?$/i;
@@ -44,11 +46,21 @@ function cleanItem(item: string): string {
     .trim();
 }
 
-function addItems(into: string[], value: string): void {
-  for (const item of valueItems(value)) {
-    const clean = cleanItem(item);
-    if (clean.length > 0) into.push(clean);
-  }
+function cleanItems(items: readonly string[]): string[] {
+  return items.map(cleanItem).filter((c) => c.length > 0);
+}
+
+/** Adds one target segment: its items to the targets, and the segment as one group. */
+function addTargets(step: StepDraft, value: string): void {
+  const items = cleanItems(valueItems(value));
+  step.targets.push(...items);
+  step.targetGroups.push(items);
+}
+
+/** Adds a `verify:` value's checks: a bracket list's items, else the whole text as one check. */
+function addChecks(step: StepDraft, value: string): void {
+  step.hasVerifyMarker = true;
+  step.verify.push(...cleanItems(verifyItems(value)));
 }
 
 /** Parses the numbered steps out of the Implementation Steps section's lines. */
@@ -75,12 +87,8 @@ export function parseSteps(lines: readonly PlanLine[]): StepDraft[] {
     const body = l.text.trim().replace(/^[-*+]\s+/, '');
     const label = labelled(body);
     if (!label) continue;
-    if (label.kind === 'verify') {
-      current.hasVerifyMarker = true;
-      addItems(current.verify, label.value);
-    } else if (label.kind === 'target') {
-      addItems(current.targets, label.value);
-    }
+    if (label.kind === 'verify') addChecks(current, label.value);
+    else if (label.kind === 'target') addTargets(current, label.value);
   }
   return steps;
 }
@@ -95,17 +103,13 @@ function startStep(index: number, l: PlanLine, rest: string): StepDraft {
     verify: [],
     text: l.text,
     hasVerifyMarker: false,
+    targetGroups: [],
   };
   for (const segment of segments.slice(1)) {
     const label = labelled(segment);
-    if (!label) {
-      addItems(step.targets, segment);
-    } else if (label.kind === 'verify') {
-      step.hasVerifyMarker = true;
-      addItems(step.verify, label.value);
-    } else if (label.kind === 'target') {
-      addItems(step.targets, label.value);
-    }
+    if (!label) addTargets(step, segment);
+    else if (label.kind === 'verify') addChecks(step, label.value);
+    else if (label.kind === 'target') addTargets(step, label.value);
   }
   return step;
 }
@@ -122,7 +126,83 @@ const GENERIC_EXACT = new Set([
   '[file]',
   'foo bar',
 ]);
-const GENERIC_PREFIXES = ['relevant ', 'appropriate ', 'affected ', 'existing ', 'the ', 'a ', 'some ', 'any '];
+const GENERIC_PREFIXES = [
+  'relevant ',
+  'appropriate ',
+  'affected ',
+  'existing ',
+  'changed ',
+  'all ',
+  'the ',
+  'a ',
+  'an ',
+  'some ',
+  'any ',
+];
+/**
+ * Words that name no particular thing: a behaviour phrase needs two words besides these
+ * (`implementation details`, `foo bar` and `code changes` name nothing; `startup timing report` does).
+ */
+const FILLER_WORDS = new Set([
+  'implementation',
+  'implementations',
+  'detail',
+  'details',
+  'code',
+  'codebase',
+  'file',
+  'files',
+  'path',
+  'paths',
+  'symbol',
+  'symbols',
+  'module',
+  'modules',
+  'component',
+  'components',
+  'feature',
+  'features',
+  'behavior',
+  'behaviour',
+  'target',
+  'targets',
+  'change',
+  'changes',
+  'update',
+  'updates',
+  'stuff',
+  'thing',
+  'things',
+  'part',
+  'parts',
+  'misc',
+  'various',
+  'etc',
+  'foo',
+  'bar',
+  'baz',
+  'qux',
+  'the',
+  'a',
+  'an',
+  'of',
+  'and',
+  'or',
+  'to',
+  'in',
+  'on',
+  'for',
+  'with',
+  'all',
+  'some',
+  'any',
+  'other',
+  'relevant',
+  'appropriate',
+  'affected',
+  'existing',
+  'changed',
+]);
 /** Well-known files without an extension. */
 const EXTENSIONLESS_FILES = new Set([
   'makefile',
@@ -159,36 +239,48 @@ export function isConcreteTarget(target: string): boolean {
   const words = norm.split(' ');
   if (text.split(/\s+/).some(isConcreteWord)) return true;
   if (GENERIC_PREFIXES.some((p) => norm.startsWith(p))) return false;
-  return words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+  const named = words.map((w) => w.replace(/[^\p{L}\p{N}-]/gu, '')).filter((w) => w.length > 0);
+  return named.length >= 2 && named.filter((w) => !FILLER_WORDS.has(w)).length >= 2;
 }
 
 function quoteList(items: readonly string[]): string {
   return items.map((i) => `"${i.length > 80 ? `${i.slice(0, 77)}...` : i}"`).join(', ');
 }
 
-/** The step errors of rules §3, in order, reported as `step N: reason`, each with a hint. */
+/** The problem of each entry that is not a concrete command or check, naming what is wrong with it. */
+function verifyProblems(items: readonly string[]): string[] {
+  const out: string[] = [];
+  items.forEach((item, i) => {
+    const j = judgeVerifyEntry(item);
+    if (j.ok) return;
+    const which = items.length > 1 ? `check ${i + 1} ` : '';
+    out.push(j.problem.includes(item) ? `${which}${j.problem}` : `${which}${quoteList([item])}: ${j.problem}`);
+  });
+  return out;
+}
+
+/** The step errors of rules §3, in order, reported as `step N: reason`, each with a hint naming what is wrong. */
 export function stepErrors(step: StepDraft): PlanError[] {
   const errors: PlanError[] = [];
   const fail = (reason: string, hint: string) =>
     errors.push({ message: `step ${step.index}: ${reason}`, step: step.index, line: step.line, hint });
-  if (!step.targets.some(isConcreteTarget)) {
+  const vagueGroups = step.targetGroups.filter((g) => !g.some(isConcreteTarget));
+  if (step.targetGroups.length === 0 || vagueGroups.length > 0) {
+    const empty = vagueGroups.some((g) => g.length === 0);
     fail(
       STEP_ERROR_TARGET,
-      step.targets.length === 0
+      step.targetGroups.length === 0
         ? 'no target given (the action text does not count): add "-> files: [path/to/file.ts]" after the action, or a "files:" line under the step'
-        : `too generic: ${quoteList(step.targets)}; name a path (src/a.ts), a symbol (parseCase, mod::fn) or a behaviour of two or more words`,
+        : empty
+          ? 'the target list is empty ("files: []"): name the files or symbols this step changes'
+          : `too generic: ${quoteList(vagueGroups.flat())}; name a path (src/a.ts), a symbol (parseCase, mod::fn) or a behaviour of two or more words`,
     );
   }
   if (!step.hasVerifyMarker) {
     fail(STEP_ERROR_NO_VERIFY, 'end the step line with "-> verify: [npm test]" or add a "verify:" line under the step');
   } else {
-    const vague = step.verify.filter((v) => !isConcreteCheck(v));
-    if (step.verify.length === 0 || vague.length > 0) {
-      fail(
-        STEP_ERROR_VAGUE_VERIFY,
-        `${step.verify.length === 0 ? 'the verify: marker is empty' : `not concrete: ${quoteList(vague)}`}; start each comma-separated check with a command (npm test, cargo test x) or state an observable check ("confirm the panel shows the plan")`,
-      );
-    }
+    const problems = step.verify.length === 0 ? ['the verify: marker is empty'] : verifyProblems(step.verify);
+    if (problems.length > 0) fail(STEP_ERROR_VAGUE_VERIFY, problems.join('; '));
   }
   return errors;
 }

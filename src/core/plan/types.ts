@@ -9,6 +9,12 @@ export interface PlanError {
   hint?: string;
 }
 
+/** Something the person should fix that does not make the plan invalid (a file written as a link). 1-based `line`. */
+export interface PlanWarning {
+  message: string;
+  line?: number;
+}
+
 /**
  * One `verify:` entry as parsed once by the validator (rules §3): a command to run, exactly as
  * written, or an observable check a person signs off. `text` is the entry as written in the plan:
@@ -49,4 +55,6 @@ export interface PlanSummary {
   assumptions: string[];
   /** Every section found, in order: canonical names for known sections, the label as written for others. */
   sections: string[];
+  /** What the person should fix although the plan stays valid: file references written as links. */
+  warnings: PlanWarning[];
 }

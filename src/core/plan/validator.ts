@@ -1,11 +1,14 @@
 /**
  * The plan validator (rules §3). A plan is valid when it has the four required sections, a
  * non-empty Summary, at least one step, one validation item and one assumption, no placeholder,
- * no unresolved open decision, no file link or editor URI, and every step is valid.
+ * no unresolved open decision, and every step is valid. A file reference written as a markdown link
+ * or an editor URI is a warning (`summary.warnings`), shown to the person and named in a repair.
  */
 import type { PlanError, PlanSummary } from './types';
 import {
   ASSUMPTIONS,
+  DEPENDENCIES,
+  EXPECTED_OUTCOMES,
   IMPLEMENTATION_STEPS,
   REQUIRED_SECTIONS,
   SUMMARY,
@@ -13,13 +16,15 @@ import {
   sectionItems,
   sectionLines,
   splitSections,
+  type PlanLine,
+  type SplitPlan,
 } from './sections';
 import { parseSteps, publicStep, stepErrors } from './steps';
-import { linkErrors, openDecisionErrors, placeholderErrors } from './placeholders';
+import { linkWarnings, openDecisionErrors, placeholderErrors } from './placeholders';
 import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
 import { blankTrackerBlock } from './trackerBlock';
 
-export type { PlanError, PlanSummary, ParsedStep } from './types';
+export type { PlanError, PlanSummary, PlanWarning, ParsedStep } from './types';
 
 /** The canonical step form shown in every repair request. */
 export const CANONICAL_STEP_FORM = '1. Action -> files: [path/to/file.ts] -> verify: [npm test]';
@@ -33,12 +38,6 @@ export function validatePlan(markdown: string): { valid: boolean; errors: PlanEr
   const errors: PlanError[] = [];
   const present = new Set(split.sections.map((s) => s.name));
 
-  for (const req of REQUIRED_SECTIONS) {
-    if (present.has(req.name)) continue;
-    const alias = req.alias ? ` (or its short form "${req.alias}")` : '';
-    errors.push({ message: `missing required section "${req.name}"${alias}: add a "## ${req.name}" heading` });
-  }
-
   const summaryText = sectionItems(sectionLines(split, SUMMARY)).join('\n').trim();
   if (present.has(SUMMARY) && summaryText.length === 0) {
     errors.push({
@@ -47,7 +46,12 @@ export function validatePlan(markdown: string): { valid: boolean; errors: PlanEr
     });
   }
 
-  const drafts = parseSteps(sectionLines(split, IMPLEMENTATION_STEPS));
+  // A compact plan without a steps heading keeps its numbered steps in the Summary, before the first
+  // section or in a section of its own (`## Implementation Plan`): those are its Implementation Steps.
+  const drafts = present.has(IMPLEMENTATION_STEPS)
+    ? parseSteps(sectionLines(split, IMPLEMENTATION_STEPS))
+    : parseSteps(linesOutsideSections(split, [TEST_CASES, ASSUMPTIONS, EXPECTED_OUTCOMES, DEPENDENCIES]));
+  if (drafts.length > 0) present.add(IMPLEMENTATION_STEPS);
   if (present.has(IMPLEMENTATION_STEPS) && drafts.length === 0) {
     errors.push({
       message: `section "Implementation Steps" has no numbered steps: write each step as "${CANONICAL_STEP_FORM}"`,
@@ -55,6 +59,13 @@ export function validatePlan(markdown: string): { valid: boolean; errors: PlanEr
     });
   }
   for (const step of drafts) errors.push(...stepErrors(step));
+  const missing: PlanError[] = [];
+  for (const req of REQUIRED_SECTIONS) {
+    if (present.has(req.name)) continue;
+    const alias = req.alias ? ` (or its short form "${req.alias}")` : '';
+    missing.push({ message: `missing required section "${req.name}"${alias}: add a "## ${req.name}" heading` });
+  }
+  errors.unshift(...missing);
 
   const validationItems = sectionItems(sectionLines(split, TEST_CASES));
   if (present.has(TEST_CASES) && validationItems.length === 0) {
@@ -71,7 +82,7 @@ export function validatePlan(markdown: string): { valid: boolean; errors: PlanEr
     });
   }
 
-  errors.push(...placeholderErrors(split.lines), ...openDecisionErrors(split.lines), ...linkErrors(split.lines));
+  errors.push(...placeholderErrors(split.lines), ...openDecisionErrors(split.lines));
 
   const summary: PlanSummary = {
     title: split.title,
@@ -80,8 +91,19 @@ export function validatePlan(markdown: string): { valid: boolean; errors: PlanEr
     validationItems,
     assumptions,
     sections: split.sections.map((s) => s.name),
+    warnings: linkWarnings(split.lines),
   };
   return { valid: errors.length === 0, errors: errors.map(dropUndefined), summary };
+}
+
+/** The plan's lines outside the sections named (their heading lines included). */
+function linesOutsideSections(split: SplitPlan, names: readonly string[]): PlanLine[] {
+  const skip = new Set<number>();
+  for (const section of split.sections.filter((x) => names.includes(x.name))) {
+    skip.add(section.line);
+    for (const l of section.lines) skip.add(l.line);
+  }
+  return split.lines.filter((l) => !skip.has(l.line));
 }
 
 function dropUndefined(e: PlanError): PlanError {
@@ -118,6 +140,9 @@ export function buildRepairFeedback(markdown: string, errors: PlanError[], summa
   const other = errors.filter((e) => e.step === undefined);
   if (other.length > 0) {
     out.push('', 'Other problems:', ...other.map((e) => `- ${e.message}`));
+  }
+  if (summary.warnings.length > 0) {
+    out.push('', 'Also fix (these alone would not reject the plan):', ...summary.warnings.map((w) => `- ${w.message}`));
   }
   out.push(
     '',

@@ -112,13 +112,18 @@ async function planLoop(
     const saved = await core.store.save(final.plan, core.planStem !== undefined ? { stem: core.planStem } : {});
     if (!saved.ok) {
       const reasons = saved.errors.map((e) => e.message).join('; ');
-      core.notice(`The proposed plan is invalid: ${reasons}`, 'warning', turnId);
+      const explained = saved.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ');
+      core.notice(`The proposed plan is invalid: ${explained}`, 'warning', turnId);
       if (!repaired) {
         repaired = true;
         r = await toolFree(saved.feedback);
         continue;
       }
       return { kind: 'blocked', reason: `the plan is still invalid after one repair request: ${reasons}` };
+    }
+    if (saved.summary.warnings.length > 0) {
+      const listed = saved.summary.warnings.map((w) => w.message).join('; ');
+      core.notice(`The plan is saved, with something to tidy: ${listed}`, 'warning', turnId);
     }
     const opened = await openTracker(core, saved.stem, final.plan);
     core.bus.emit({
