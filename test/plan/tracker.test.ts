@@ -99,6 +99,46 @@ describe('tracker: item text and plans (rules §5)', () => {
   });
 });
 
+describe('tracker: a step as the validator read it', () => {
+  it('keeps prose arrows in the description and reads it back whole from the file', () => {
+    const plan = [
+      '# Docs',
+      '',
+      '## Summary',
+      '',
+      'Reorder the README.',
+      '',
+      '## Implementation Steps',
+      '',
+      '1. Arrange Overview -> Quick start -> Workflows; update contents -> files: [README.md] -> verify: [rg -n Overview README.md]',
+      '',
+      '## Test Cases and Validation',
+      '',
+      '- rg -n Overview README.md',
+      '',
+      '## Assumptions and Defaults',
+      '',
+      '- none',
+      '',
+    ].join('\n');
+    const r = validatePlan(plan);
+    assert.equal(r.valid, true);
+    const t = trackerFromPlan(r.summary);
+    assert.deepEqual(
+      t.items.map((i) => [i.description, i.files, i.verify]),
+      [['Arrange Overview -> Quick start -> Workflows; update contents', ['README.md'], ['rg -n Overview README.md']]],
+    );
+    assert.deepEqual(parseTrackerFile(renderTrackerFile(t)).items[0]?.description, t.items[0]?.description);
+  });
+
+  it('reads an unbracketed check in item text as one check, commas and all', () => {
+    assert.deepEqual(parseItemText('Build -> verify: run it, then confirm it shows 3 rows').verify, [
+      'run it, then confirm it shows 3 rows',
+    ]);
+    assert.deepEqual(parseItemText('Build -> verify: [npm test, npm run lint]').verify, ['npm test', 'npm run lint']);
+  });
+});
+
 describe('tracker: counts and rendering (rules §4, §5)', () => {
   const t: Tracker = {
     title: 'Work',

@@ -196,7 +196,7 @@ describe('the one verify model', () => {
       // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
       assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(marks(s.ws.root), MARKS);
-      assert.match(r.stdout, /Every verify form \(4\/6 completed, 66%\)/);
+      assert.match(r.stdout, / \(4\/6 completed, 66%\)\n/);
       assert.match(
         r.stdout,
         /Step 5 is in progress, awaiting your check: "open the page and confirm it shows the greeting"/,
@@ -234,7 +234,7 @@ describe('the one verify model', () => {
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stdout, /\? Step 5 needs your check: open the page and confirm it shows the greeting/);
       assert.match(r.stdout, /\? Step 6 needs your check: confirm the log shows one line/);
-      assert.match(r.stdout, /Every verify form \(5\/6 completed, 83%\)/);
+      assert.match(r.stdout, / \(5\/6 completed, 83%\)\n/);
       assert.match(r.stdout, /Step 6 is in progress, awaiting your check/);
       assert.doesNotMatch(r.stdout, /Step 5 is in progress/);
     });

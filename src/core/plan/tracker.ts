@@ -6,7 +6,7 @@
  */
 import type { PlanSummary } from './types';
 import { labelled } from './steps';
-import { splitArrows, valueItems } from './text';
+import { splitArrows, valueItems, verifyItems } from './text';
 import { statusOfMark } from './trackerDocument';
 
 export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'blocked';
@@ -54,7 +54,8 @@ function dedupe(values: readonly string[]): string[] {
 
 /**
  * Parses item text `Action -> files: a, b -> verify: npm test` into the description `Action`
- * and structured `files` and `verify` (duplicates dropped). `outcome:` segments are dropped;
+ * and structured `files` and `verify` (duplicates dropped). Files split on commas; checks only as
+ * a bracket list (`verify: [a, b]`), as the validator reads them. `outcome:` segments are dropped;
  * unlabelled segments after the action count as files.
  */
 export function parseItemText(text: string): { description: string; files: string[]; verify: string[] } {
@@ -63,7 +64,7 @@ export function parseItemText(text: string): { description: string; files: strin
   const verify: string[] = [];
   for (const segment of segments) {
     const label = labelled(segment);
-    if (label?.kind === 'verify') verify.push(...valueItems(label.value));
+    if (label?.kind === 'verify') verify.push(...verifyItems(label.value));
     else if (label?.kind === 'target') files.push(...valueItems(label.value));
     else if (!label && segment.trim().length > 0) files.push(...valueItems(segment));
   }
@@ -115,7 +116,8 @@ const CHECKBOX_LINE = /^\s+[-*+]\s+\[([ xX~/!-])\]\s+(.+)$/;
  */
 export function trackerFromPlan(summary: PlanSummary): Tracker {
   const items = summary.steps.map((step) => {
-    const parsed = parseItemText(step.action);
+    // The validator's parse of the step: its action as written (prose arrows kept), its targets and checks.
+    const description = step.action.replace(/\s*\r?\n\s*/g, ' ').trim();
     const children = step.text
       .split('\n')
       .slice(1)
@@ -123,10 +125,10 @@ export function trackerFromPlan(summary: PlanSummary): Tracker {
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => ({ ...makeItem(m[2] as string), status: statusOfMark(m[1] as string) }));
     return deriveParents({
-      description: parsed.description,
+      description,
       status: 'pending' as TaskStatus,
-      files: dedupe([...step.targets, ...parsed.files]),
-      verify: dedupe([...step.verify, ...parsed.verify]),
+      files: dedupe(step.targets),
+      verify: dedupe(step.verify),
       children: dropDuplicateItems(children),
     });
   });
