@@ -92,6 +92,12 @@ describe('gate: raw-string rejections (step 1)', () => {
     assert.deepEqual(j.parsed?.segments[0]?.args, ['a(b|c', 'd\\(e', '\\', 'src']);
   });
 
+  it('an escaped * or ? outside quotes is a literal character, not a glob', async () => {
+    const j = await judge('find . -name \\*.ts -o -name a\\?');
+    assert.equal(j.verdict.allowed, true, j.verdict.reason);
+    assert.deepEqual(j.parsed?.segments[0]?.args, ['.', '-name', '*.ts', '-o', '-name', 'a?']);
+  });
+
   it('a literal $ before a space or at the end is kept', async () => {
     await expectAllowed('rg -n a$ src');
     await expectAllowed("rg -n 'a $ b' src");

@@ -188,6 +188,11 @@ export function scanCommand(source: string): ScanResult {
           if (isForbiddenControl(nextCode)) return fail(controlVerdict(nextCode));
           open(i, true);
           quoted(s.charAt(i + 1));
+          if (nextCode === 0x2a /* * */ || nextCode === 0x3f /* ? */) {
+            // shell-quote takes an escaped `*` or `?` for a glob; its copy gets the character quoted.
+            cleaned.push(s.slice(mark, i), `'${s.charAt(i + 1)}'`);
+            mark = i + 2;
+          }
         }
         i++;
         break;
