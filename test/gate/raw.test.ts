@@ -92,6 +92,15 @@ describe('gate: raw-string rejections (step 1)', () => {
     assert.deepEqual(j.parsed?.segments[0]?.args, ['a(b|c', 'd\\(e', '\\', 'src']);
   });
 
+  it("sed's script and the paths are read from the unescaped value", async () => {
+    await expectBlocked('sed -n "/a\\/b/w out" a.txt', 'sed', "'w'");
+    const last = await judge('sed -n "1,5p;\\$p" a.txt');
+    assert.equal(last.verdict.allowed, true, last.verdict.reason);
+    assert.deepEqual(last.parsed?.segments[0]?.args, ['-n', '1,5p;$p', 'a.txt']);
+    await expectBlocked('cat "/etc/pass\\wd"', 'path', "'/etc/pass\\wd'");
+    await expectBlocked('cd "s\\ub" && ls', 'cd', "'cd s\\ub'");
+  });
+
   it('an escaped * or ? outside quotes is a literal character, not a glob', async () => {
     const j = await judge('find . -name \\*.ts -o -name a\\?');
     assert.equal(j.verdict.allowed, true, j.verdict.reason);
