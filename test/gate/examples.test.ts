@@ -17,6 +17,7 @@ describe('gate: rules §1.2 examples', () => {
       'grep -rn foo src 2>/dev/null | head',
       'echo a#b',
       'npm test -- --grep parser',
+      'rg -n "parse\\(" src',
     ]) {
       it(command, async () => {
         await expectAllowed(command);

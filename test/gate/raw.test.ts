@@ -1,6 +1,6 @@
 /** Rules §1.1 steps 1–2: raw-string rejections and redirections, and the order checks run in. */
 import assert from 'node:assert/strict';
-import { TRUSTED, expectAllowed, expectBlocked, verdictOf } from './helpers';
+import { TRUSTED, expectAllowed, expectBlocked, judge, verdictOf } from './helpers';
 
 describe('gate: raw-string rejections (step 1)', () => {
   const cases: Array<[string, string, string]> = [
@@ -15,7 +15,10 @@ describe('gate: raw-string rejections (step 1)', () => {
     ['special parameter $?', 'echo $?', 'raw.expansion'],
     ['ANSI-C quoting', "echo $'\\x72m'", 'raw.expansion'],
     ['$ inside double quotes', 'echo "cost: $"', 'raw.double-quote'],
-    ['backslash inside double quotes', 'echo "a\\b"', 'raw.double-quote'],
+    ['backslash before a line break inside double quotes', 'echo "a\\\nb"', 'raw.double-quote'],
+    ['$ after an escaped backslash inside double quotes', 'echo "a\\\\$HOME"', 'raw.expansion'],
+    ['backtick after an escaped backslash inside double quotes', 'echo "\\\\`id`"', 'raw.backtick'],
+    ['an escaped quote leaves the double quote open', 'rg -n "a\\" src', 'raw.quote'],
     ['<(', 'diff <(ls) a', 'raw.process-substitution'],
     ['>(', 'ls >(cat)', 'raw.process-substitution'],
     ['heredoc', 'cat <<EOF\nhi\nEOF', 'raw.heredoc'],
@@ -60,6 +63,48 @@ describe('gate: raw-string rejections (step 1)', () => {
 
   it('newline and tab are not control characters for this rule', async () => {
     await expectAllowed('ls\tsrc\nwc -l README.md');
+  });
+
+  it('inside double quotes a backslash follows POSIX: it escapes $ ` " \\ and is literal before anything else', async () => {
+    const cases: Array<[string, string]> = [
+      ['rg -n "foo\\(" src', 'foo\\('],
+      ['grep -rn "a\\|b" src', 'a\\|b'],
+      ['rg "\\$HOME" src', '$HOME'],
+      ['rg "\\$(id)" src', '$(id)'],
+      ['rg "a\\`id\\`" src', 'a`id`'],
+      ['rg "say \\"hi\\"" src', 'say "hi"'],
+      ['rg "C:\\\\Users" src', 'C:\\Users'],
+      ['rg "\\\\\\(" src', '\\\\('],
+      ['rg "\\n\\t\\d+" src', '\\n\\t\\d+'],
+      // A quoted `*` stays literal next to an unquoted one; nothing matches, so the word is kept.
+      ['rg "\\*"* src', '\\**'],
+    ];
+    for (const [command, pattern] of cases) {
+      const j = await judge(command);
+      assert.equal(j.verdict.allowed, true, `${command}: ${j.verdict.reason}`);
+      assert.equal(j.parsed?.segments[0]?.args.at(-2), pattern, command);
+    }
+  });
+
+  it('outside quotes a backslash escapes the next character; inside single quotes it is literal', async () => {
+    const j = await judge("rg a\\(b\\|c 'd\\(e' \\\\ src");
+    assert.equal(j.verdict.allowed, true, j.verdict.reason);
+    assert.deepEqual(j.parsed?.segments[0]?.args, ['a(b|c', 'd\\(e', '\\', 'src']);
+  });
+
+  it("sed's script and the paths are read from the unescaped value", async () => {
+    await expectBlocked('sed -n "/a\\/b/w out" a.txt', 'sed', "'w'");
+    const last = await judge('sed -n "1,5p;\\$p" a.txt');
+    assert.equal(last.verdict.allowed, true, last.verdict.reason);
+    assert.deepEqual(last.parsed?.segments[0]?.args, ['-n', '1,5p;$p', 'a.txt']);
+    await expectBlocked('cat "/etc/pass\\wd"', 'path', "'/etc/pass\\wd'");
+    await expectBlocked('cd "s\\ub" && ls', 'cd', "'cd s\\ub'");
+  });
+
+  it('an escaped * or ? outside quotes is a literal character, not a glob', async () => {
+    const j = await judge('find . -name \\*.ts -o -name a\\?');
+    assert.equal(j.verdict.allowed, true, j.verdict.reason);
+    assert.deepEqual(j.parsed?.segments[0]?.args, ['.', '-name', '*.ts', '-o', '-name', 'a?']);
   });
 
   it('a literal $ before a space or at the end is kept', async () => {

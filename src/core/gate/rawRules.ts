@@ -1,7 +1,7 @@
 /**
  * The verdicts of rules §1.1 steps 1–2 that the scanner gives while it reads a command: control
- * characters, `$` expansions, backticks and backslashes in double quotes, and redirections (the
- * few that change no file are recognised here so the scanner can cut them out).
+ * characters, `$` expansions, backticks, a backslash before a line break in double quotes, and
+ * redirections (the few that change no file are recognised here so the scanner can cut them out).
  */
 import { blocked, type Verdict } from './types';
 
@@ -61,9 +61,9 @@ export function redirectVerdict(op: string): Verdict {
 }
 
 export const BACKTICK = blocked('raw.backtick', 'backtick command substitution is not allowed');
-export const BACKSLASH_IN_DOUBLE = blocked(
+export const BACKSLASH_NEWLINE_IN_DOUBLE = blocked(
   'raw.double-quote',
-  "'\\' inside double quotes is not allowed; use single quotes",
+  "a '\\' before a line break inside double quotes joins the lines; write the text on one line",
 );
 
 /** Where an allowed redirection starting at `s[i]` ends (it must end at a word boundary), or -1. */

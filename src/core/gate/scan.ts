@@ -6,9 +6,10 @@
  *
  * The second opinion is skipped only when it cannot differ: when, outside quotes, the command
  * holds nothing but ASCII words, blanks and the operators `&&`, `||`, `|`, `;` (no backslash,
- * `#`, `$` or `;;`). Quoted text is literal to both tokenisers (the raw rules have already refused
- * `$`, backticks and backslashes inside double quotes). The scanner itself has been compared with
- * dash and bash on random commands built from shell syntax.
+ * `#`, `$` or `;;`), and no backslash inside double quotes. Other quoted text is literal to both
+ * tokenisers (the raw rules have already refused an unescaped `$` or backtick inside double
+ * quotes). The scanner itself has been compared with dash and bash on random commands built from
+ * shell syntax.
  */
 import type * as ShellQuote from 'shell-quote';
 import {
@@ -17,7 +18,7 @@ import {
   dollarVerdict,
   redirectVerdict,
   BACKTICK,
-  BACKSLASH_IN_DOUBLE,
+  BACKSLASH_NEWLINE_IN_DOUBLE,
   allowedRedirectEnd,
   controlIn,
 } from './rawRules';
@@ -142,8 +143,12 @@ export function scanCommand(source: string): ScanResult {
         break;
       }
       case '"': {
-        // Double quotes: literal too, but `$`, backtick and backslash would be interpreted.
+        // Double quotes: literal, except that an unescaped `$` or backtick would be expanded and a
+        // backslash escapes `$`, backtick, `"`, `\` and a newline (POSIX); before anything else it
+        // is itself a literal character.
         open(i, true);
+        let text = '';
+        let from = i + 1; // start of the literal run not yet added to `text`
         let k = i + 1;
         for (; k < n; k++) {
           const kc = s.charCodeAt(k);
@@ -151,10 +156,23 @@ export function scanCommand(source: string): ScanResult {
           if (isForbiddenControl(kc)) return fail(controlVerdict(kc));
           if (kc === 0x60 /* ` */) return fail(BACKTICK);
           if (kc === 0x24 /* $ */) return fail(dollarVerdict(s, k, true) as Verdict);
-          if (kc === 0x5c /* \ */) return fail(BACKSLASH_IN_DOUBLE);
+          if (kc !== 0x5c /* \ */) continue;
+          subtle = true;
+          const next = s.charCodeAt(k + 1);
+          if (next === 0x0a) return fail(BACKSLASH_NEWLINE_IN_DOUBLE);
+          if (next !== 0x24 && next !== 0x60 && next !== 0x22 && next !== 0x5c) continue;
+          // The backslash goes and the character after it is kept as it is.
+          text += s.slice(from, k);
+          from = k + 1;
+          if (next === 0x60) {
+            // shell-quote keeps the backslash before a backtick; its copy gets the backtick alone.
+            cleaned.push(s.slice(mark, k));
+            mark = k + 1;
+          }
+          k++;
         }
         if (k >= n) return fail(blocked('raw.quote', 'unbalanced double quote (")'));
-        quoted(s.slice(i + 1, k));
+        quoted(text + s.slice(from, k));
         i = k;
         break;
       }
@@ -170,6 +188,11 @@ export function scanCommand(source: string): ScanResult {
           if (isForbiddenControl(nextCode)) return fail(controlVerdict(nextCode));
           open(i, true);
           quoted(s.charAt(i + 1));
+          if (nextCode === 0x2a /* * */ || nextCode === 0x3f /* ? */) {
+            // shell-quote takes an escaped `*` or `?` for a glob; its copy gets the character quoted.
+            cleaned.push(s.slice(mark, i), `'${s.charAt(i + 1)}'`);
+            mark = i + 2;
+          }
         }
         i++;
         break;
