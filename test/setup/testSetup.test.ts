@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
+  copyFileSync,
   constants,
   existsSync,
   mkdirSync,
@@ -177,6 +178,26 @@ describe('npm test set-up (scripts/test-setup.mjs)', function () {
       assert.deepEqual(aptCalls(s), [], 'apt-get ran without root');
     });
   }
+
+  it('npm test runs it first: without tree, npm test stops with its message before building anything', () => {
+    const s = scratch(['tree']);
+    // The manifest and the script alone: were the set-up to pass, `npm run build` would fail here
+    // at once instead of building and testing this checkout.
+    const project = join(s.dir, 'project');
+    mkdirSync(join(project, 'scripts'), { recursive: true });
+    copyFileSync(join(repo, 'package.json'), join(project, 'package.json'));
+    copyFileSync(script, join(project, 'scripts', 'test-setup.mjs'));
+    const r = spawnSync('npm', ['test'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { HOME: s.dir, PATH: s.bin, ...user, npm_config_update_notifier: 'false' },
+      timeout: 60_000,
+    });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /\[test:setup\] npm test needs system programs that are missing: tree \(tree, /);
+    assert.match(r.stderr, /\n {2}sudo apt-get update && sudo apt-get install -y tree\n/);
+    assert.doesNotMatch(`${r.stdout}${r.stderr}`, /esbuild|> planwise@[\d.]+ build/);
+  });
 
   it('lists every missing program in the one message, each package once', () => {
     const s = scratch(['tree', 'jq', 'make', 'g++']);
