@@ -15,15 +15,24 @@ const GENERATED_MEDIA = /^(webview\.(js|css)(\.map)?|panel|codicons)$/;
  * A new folder under the OS temp folder (`prefix` names it) holding what `npm run package` reads
  * from the checkout: links to the sources and node_modules; copies of the manifest, the build
  * script and the scripts it imports (copied, not linked: Node resolves a linked module to its real
- * path, and a script placed by a link would build into the checkout), docs, and media without
- * earlier build output.
+ * path, and a script placed by a link would build into the checkout), the README and licence, docs/
+ * (the walkthrough's images are packed from it), and media without earlier build output.
  */
 export function stageCheckout(prefix) {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   for (const link of ['src', 'webview', 'node_modules', 'tsconfig.json']) {
     if (existsSync(path.join(repoRoot, link))) symlinkSync(path.join(repoRoot, link), path.join(dir, link));
   }
-  const copies = ['package.json', 'esbuild.mjs', 'scripts', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+  const copies = [
+    'package.json',
+    'esbuild.mjs',
+    'scripts',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    '.vscodeignore',
+    'docs',
+  ];
   const media = existsSync(path.join(repoRoot, 'media'))
     ? readdirSync(path.join(repoRoot, 'media'))
         .filter((f) => !GENERATED_MEDIA.test(f))

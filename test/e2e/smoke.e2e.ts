@@ -84,6 +84,8 @@ for (const install of ['current', 'minimum'] as const)
         // Their module type, so Node does not read the manifest above to learn it.
         /^extension\/dist\/package\.json$/,
         /^extension\/media\/.+\.(js|css|ttf|woff2?|png|svg|gif|jpg)$/,
+        // The walkthrough's images.
+        /^extension\/docs\/[^/]+\.png$/,
       ];
       const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
       assert.deepEqual(unexpected, [], 'files that do not run were packaged');
