@@ -226,7 +226,7 @@ describe('the built CLI (node dist/cli.cjs)', function () {
 
   it('validate-plan exits 0, 1 and 2 and prints the JSON shape', async () => {
     const valid = await exec(['validate-plan', '--json', join(fixtures, 'valid/unicode-arrow.md')]);
-    assert.deepEqual([valid.code, JSON.parse(valid.out)], [0, { valid: true, errors: [], steps: 2 }]);
+    assert.deepEqual([valid.code, JSON.parse(valid.out)], [0, { valid: true, errors: [], warnings: [], steps: 2 }]);
     const invalid = await exec(['validate-plan', join(fixtures, 'invalid/seed-template.md')]);
     assert.equal(invalid.code, 1);
     assert.match(invalid.out, /placeholder "\[task title\]"/);
