@@ -7,6 +7,7 @@
  */
 import { globToRegExpSource } from '../tools/glob';
 import type { PlanSummary } from '../plan/types';
+import { EXTENSIONLESS_FILES } from '../plan/steps';
 
 /** `ask` (the person decides each out-of-scope write), `record` (allow, record drift), `strict` (refuse). */
 export type ScopeMode = 'ask' | 'record' | 'strict';
@@ -35,19 +36,6 @@ export interface PlanScope {
 }
 
 const FILE_NAME = /^[^/]*\.[A-Za-z0-9][A-Za-z0-9_-]{0,11}$/;
-const EXTENSIONLESS = new Set([
-  'makefile',
-  'dockerfile',
-  'gemfile',
-  'rakefile',
-  'procfile',
-  'justfile',
-  'vagrantfile',
-  'brewfile',
-  'license',
-  'readme',
-  'changelog',
-]);
 const GLOB_CHARS = /[*?[{]/;
 
 /** Normalises one word of a target to a workspace-relative path, or undefined when it names no path. */
@@ -58,7 +46,7 @@ export function pathWord(word: string): string | undefined {
   if (w === '' || w === '.' || w.startsWith('../') || w.startsWith('~') || w.startsWith('-')) return undefined;
   if (/^\/|^[A-Za-z]:\//.test(w)) return undefined; // absolute: the caller relativises first
   const last = w.replace(/\/+$/, '').split('/').pop() ?? '';
-  const pathy = w.includes('/') || GLOB_CHARS.test(w) || FILE_NAME.test(last) || EXTENSIONLESS.has(last.toLowerCase());
+  const pathy = w.includes('/') || GLOB_CHARS.test(w) || FILE_NAME.test(last) || EXTENSIONLESS_FILES.has(last.toLowerCase());
   if (!pathy) return undefined;
   // A dotted identifier (`this.state`, `foo.bar()`) is not a file: the extension must look like one.
   if (!w.includes('/') && !GLOB_CHARS.test(w) && /\(|\)/.test(w)) return undefined;
@@ -74,7 +62,7 @@ function entryOf(word: string, source: ScopeEntry['source'], step?: number): Sco
   const last = pattern.split('/').pop() ?? '';
   const kind: ScopeEntry['kind'] = GLOB_CHARS.test(pattern)
     ? 'glob'
-    : trailingSlash || !(FILE_NAME.test(last) || EXTENSIONLESS.has(last.toLowerCase()))
+    : trailingSlash || !(FILE_NAME.test(last) || EXTENSIONLESS_FILES.has(last.toLowerCase()))
       ? 'dir'
       : 'file';
   return { pattern, kind, source, ...(step !== undefined ? { step } : {}) };

@@ -203,8 +203,8 @@ const FILLER_WORDS = new Set([
   'existing',
   'changed',
 ]);
-/** Well-known files without an extension. */
-const EXTENSIONLESS_FILES = new Set([
+/** Well-known files without an extension (`Makefile`, `LICENSE`), lower-cased: a target or a scope may name one. */
+export const EXTENSIONLESS_FILES: ReadonlySet<string> = new Set([
   'makefile',
   'dockerfile',
   'gemfile',
@@ -213,6 +213,9 @@ const EXTENSIONLESS_FILES = new Set([
   'justfile',
   'vagrantfile',
   'brewfile',
+  'license',
+  'readme',
+  'changelog',
 ]);
 
 /** True when one word of a target is concrete: a path, a symbol, or a file name. */

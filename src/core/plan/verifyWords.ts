@@ -1,7 +1,8 @@
 /**
  * The words the verify rules know (rules §3): programs a check may start with, command words that
  * are also English, programs that change or fetch, shells and interpreters, and git's subcommands
- * that change a repository. Data only; `verifyCommand.ts` judges with it.
+ * that change a repository, and the programs that check (which the runloop's guards count as
+verification). Data only; `verifyCommand.ts` and the guards judge with it.
  */
 
 /** Programs a verification command may start with. */
@@ -231,3 +232,38 @@ export const GIT_MUTATING: ReadonlySet<string> = new Set([
   'update-ref',
   'worktree',
 ]);
+
+/**
+ * Programs that compile, test, lint or type-check: the runloop counts a shell call that runs one
+ * (or one of the subcommands or package scripts below) as verification, not navigation.
+ */
+export const CHECKING_PROGRAMS: ReadonlySet<string> = new Set([
+  'tsc',
+  'eslint',
+  'jest',
+  'vitest',
+  'mocha',
+  'pytest',
+  'tox',
+  'mypy',
+  'pyright',
+  'ruff',
+  'rspec',
+  'phpunit',
+  'ctest',
+  'clippy-driver',
+]);
+/** The subcommands that check, for programs that have subcommands. */
+export const CHECKING_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  cargo: new Set(['test', 'check', 'clippy', 'build', 'nextest']),
+  go: new Set(['test', 'vet', 'build']),
+  npm: new Set(['test', 't']),
+  pnpm: new Set(['test', 't']),
+  yarn: new Set(['test']),
+  make: new Set(['test', 'check', 'build', 'lint']),
+  mvn: new Set(['test', 'verify', 'compile']),
+  gradle: new Set(['test', 'build', 'check']),
+  dotnet: new Set(['test', 'build']),
+};
+/** Package scripts that check (`npm run test:unit`, `yarn typecheck`). */
+export const CHECKING_SCRIPTS = /^(test|build|lint|check|typecheck|type-check|compile|verify)(:.*)?$/;

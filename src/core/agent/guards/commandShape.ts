@@ -5,6 +5,7 @@
 import { posix } from 'node:path';
 import { quote } from 'shell-quote';
 import { shapeOfCommand, type ShapeSegment } from '../../gate';
+import { CHECKING_PROGRAMS, CHECKING_SCRIPTS, CHECKING_SUBCOMMANDS } from '../../plan/verifyWords';
 import type { GuardCall, OutcomeCategory } from './types';
 
 /** A segment as the gate's scan (and, for an allowed command, its parse) gives it. */
@@ -116,37 +117,8 @@ export function segmentTarget(seg: CommandSegment, workdir = '.', root?: string)
   return normalizePath(first ?? '.', cwd, root);
 }
 
-const VERIFY_PROGRAMS = new Set([
-  'tsc',
-  'eslint',
-  'jest',
-  'vitest',
-  'mocha',
-  'pytest',
-  'tox',
-  'mypy',
-  'pyright',
-  'ruff',
-  'rspec',
-  'phpunit',
-  'ctest',
-  'clippy-driver',
-]);
-const VERIFY_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
-  cargo: new Set(['test', 'check', 'clippy', 'build', 'nextest']),
-  go: new Set(['test', 'vet', 'build']),
-  npm: new Set(['test', 't']),
-  pnpm: new Set(['test', 't']),
-  yarn: new Set(['test']),
-  make: new Set(['test', 'check', 'build', 'lint']),
-  mvn: new Set(['test', 'verify', 'compile']),
-  gradle: new Set(['test', 'build', 'check']),
-  dotnet: new Set(['test', 'build']),
-};
-const VERIFY_SCRIPTS = /^(test|build|lint|check|typecheck|type-check|compile|verify)(:.*)?$/;
-
 function isVerifySegment(seg: CommandSegment): boolean {
-  if (VERIFY_PROGRAMS.has(seg.program)) return true;
+  if (CHECKING_PROGRAMS.has(seg.program)) return true;
   const words = seg.args.filter((a) => !a.startsWith('-'));
   const [sub, next] = words;
   if (seg.program === 'npx' || seg.program === 'bunx') {
@@ -156,10 +128,10 @@ function isVerifySegment(seg: CommandSegment): boolean {
   }
   if (seg.program === 'python' || seg.program === 'python3') return sub === 'pytest' || next === 'pytest';
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(seg.program) && sub === 'run' && next !== undefined) {
-    return VERIFY_SCRIPTS.test(next);
+    return CHECKING_SCRIPTS.test(next);
   }
-  if (seg.program === 'yarn' && sub !== undefined && VERIFY_SCRIPTS.test(sub)) return true;
-  return sub !== undefined && (VERIFY_SUBCOMMANDS[seg.program]?.has(sub) ?? false);
+  if (seg.program === 'yarn' && sub !== undefined && CHECKING_SCRIPTS.test(sub)) return true;
+  return sub !== undefined && (CHECKING_SUBCOMMANDS[seg.program]?.has(sub) ?? false);
 }
 
 /** True when any top-level segment compiles, tests, builds, lints or type-checks. */
