@@ -21,13 +21,13 @@ import { provideLenses, type LensSource } from './codelens/provider';
 import { lensRefresh } from './codelens/lensRefresh';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
-import type { ConfigService } from './configService';
+import type { Essentials } from './essentials';
 import { contextKeyValues } from './contextKeys';
 import { ContextKeySync } from './contextKeySync';
 import { DisposableStore } from './disposables';
-import { adviceForModelError, type Advice } from './errors';
+import { adviceForModelError } from './errors';
 import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
-import { describeError, type HostLog } from './log';
+import { describeError } from './log';
 import { createPanelActions } from './panel/actions';
 import { panelFlags } from './panel/flags';
 import type { PanelHub } from './panel/hub';
@@ -39,7 +39,6 @@ import { regate } from './prompts/regate';
 import { HostInterviewer } from './prompts/hostInterviewer';
 import { NativePrompts } from './prompts/native';
 import { PendingRequests } from './prompts/pending';
-import type { ApiKeyStore } from './secrets';
 import { SessionController } from './session/controller';
 import { anyAwaitingCheck, autoResume } from './session/autoResume';
 import { createEngineAccess } from './session/engine';
@@ -47,7 +46,7 @@ import { watchPlanFiles } from './session/planFileWatcher';
 import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
-import { TrustGatedRunner, type TrustState } from './trust';
+import { TrustGatedRunner } from './trust';
 import { VerifyService, trackerHolds } from './verify/verifyService';
 import { LazyVerifier } from './verify/lazyVerifier';
 import { ReviewComments } from './review/reviewComments';
@@ -55,21 +54,14 @@ import { SetupService, setupNeeded } from './setup/setupService';
 import { listModels } from './models';
 import { vscodeLmModels } from './adapters/vscodeLmProvider';
 
-/** Built in `activate()` (cheap) and shared with the lazily loaded host. */
-export interface SharedParts {
-  readonly context: vscode.ExtensionContext;
-  readonly config: ConfigService;
-  readonly log: HostLog;
-  readonly keys: ApiKeyStore;
-  readonly trust: TrustState;
-  /** Fired when plan-file lenses should be asked for again. */
-  readonly lensChanged: vscode.EventEmitter<void>;
+/** Built in `activate()` (cheap: the essentials) and shared with the lazily loaded host. */
+export interface SharedParts
+  extends Pick<Essentials, 'context' | 'config' | 'log' | 'keys' | 'trust' | 'lensChanged' | 'showAdvice'> {
   /**
    * The panel's view and state (dist/panel.js), built when the view first resolves or when this
    * host is composed, whichever comes first: the first page is written before this bundle loads.
    */
   readonly panel: PanelParts;
-  showAdvice(advice: Advice): void;
 }
 
 export interface Host extends vscode.Disposable {
