@@ -158,8 +158,10 @@ function engineEntry() {
 const CORE_INDEX = realpathSync('src/core/index.ts');
 const LIGHT_CORE = [
   'DEFAULT_BUDGETS',
+  'DEFAULT_INSTRUCTIONS_MAX_BYTES',
   'Emitter',
   'DEFAULT_PLANS_DIR',
+  'INSTRUCTION_SOURCES',
   'EXEC_ENV',
   'globToRegExpSource',
   'isPlanFileName',

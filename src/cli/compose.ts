@@ -54,6 +54,8 @@ export interface RunFlags {
   readonly compactAt?: number;
   /** `--strict-scope`: refuse build writes outside the plan's scope (else ask on a terminal, record headless). */
   readonly strictScope?: boolean;
+  /** `--no-instructions`: the repository's instruction files are not read. */
+  readonly noInstructions?: boolean;
   readonly verbose: boolean;
   readonly positionals: readonly string[];
 }
@@ -261,6 +263,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
     ...(flags.compactAt !== undefined ? { compactAtPercent: flags.compactAt } : {}),
     buildScope: flags.strictScope ? 'strict' : interactive ? 'ask' : 'record',
+    ...(flags.noInstructions ? { instructions: false as const } : {}),
   };
 
   return {

@@ -44,6 +44,8 @@ Run options:
   --untrusted            treat the workspace as untrusted (stricter command rules)
   --strict-scope         refuse build writes outside the approved plan's files (default: ask on a
                          terminal; headless runs allow them and list them in the execution report)
+  --no-instructions      do not read the repository's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md
+                         or .github/instructions/*.instructions.md (read by default, 16 KB at most)
   --verbose              log transport and lifecycle details to stderr
   -h, --help             show this help
 
@@ -166,6 +168,9 @@ export function parseRunFlags(args: readonly string[]): Parsed {
         break;
       case '--strict-scope':
         f.strictScope = true;
+        break;
+      case '--no-instructions':
+        f.noInstructions = true;
         break;
       case '--verbose':
         f.verbose = true;

@@ -17,6 +17,7 @@ import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
 import type { GateFs } from '../gate/types';
+import type { InstructionsConfig } from '../agent/instructions';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
@@ -84,6 +85,11 @@ export interface SessionConfig {
   readonly autoDecision?: ApprovalDecision;
   /** Build writes outside the approved plan's scope: `ask` (default), `record` or `strict`. */
   readonly buildScope?: ScopeMode;
+  /**
+   * The repository's instruction files both agents get (AGENTS.md and its kin): which sources and
+   * the bound (default: all, 16 KiB); `false` reads none.
+   */
+  readonly instructions?: InstructionsConfig | false;
 }
 
 export interface Session {
