@@ -132,6 +132,31 @@ const lazyOpenaiPlugin = {
   },
 };
 /**
+ * The MCP client and the MCP SDK are a bundle of their own, dist/mcp.js, required by dist/host.js
+ * only for a session with MCP tools allowed (src/host/session/engine.ts imports it lazily). It
+ * imports the engine's types only, so nothing of the engine is bundled into it.
+ */
+const MCP_CLIENT = realpathSync('src/node/mcpClient.ts');
+const lazyMcpPlugin = {
+  name: 'lazy-mcp',
+  setup(build) {
+    build.onResolve({ filter: /mcpClient$/ }, async (args) => {
+      if (args.namespace === 'lazy-mcp' || args.pluginData?.inner) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { inner: true },
+      });
+      return r.path === MCP_CLIENT ? { path: 'mcp', namespace: 'lazy-mcp' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-mcp' }, () => ({
+      contents: "module.exports = require('./mcp.js');",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/mcp\.js$/, namespace: 'lazy-mcp' }, () => ({ path: './mcp.js', external: true }));
+  },
+};
+/**
  * The engine, dist/engine.js: everything `src/core/index.ts` exports (session, runloop, tools,
  * gate, plan validator, zod schemas), and the engine modules dist/openai.js reads from it.
  */
@@ -292,8 +317,10 @@ const configs = [
     entryPoints: ['src/host/composition.ts'],
     outfile: 'dist/host.js',
     external: ['vscode'],
-    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyEnginePlugin(await coreExportNames())],
+    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyMcpPlugin, lazyEnginePlugin(await coreExportNames())],
   },
+  // The MCP client and SDK: loaded by dist/host.js with the first session that allows an MCP tool.
+  { ...node, entryPoints: [MCP_CLIENT], outfile: 'dist/mcp.js' },
   // The engine: loaded by dist/host.js on first use (see lazyEnginePlugin).
   { ...node, stdin: engineEntry, outfile: 'dist/engine.js' },
   // The CLI: its dispatcher, dist/cli.cjs, and a bundle per command in dist/cli/ (scripts/cliBuild.mjs).

@@ -18,6 +18,7 @@ export {
   type InstructionSource,
 } from './agent/instructionSources';
 export type { InstructionFileInfo, InstructionsConfig } from './agent/instructions';
+export type * from './mcp/ports';
 
 // ---- sessions and their events --------------------------------------------------------------
 export type * from './session/api';

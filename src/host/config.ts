@@ -391,6 +391,7 @@ export function toSessionConfig(
       s.instructions.files === false
         ? (false as const)
         : { sources: s.instructions.files, maxBytes: s.instructions.maxKilobytes * KIB },
+    mcp: { planningTools: s.mcp.planningTools, alwaysAllow: s.mcp.alwaysAllow },
     ...(extra.home !== undefined ? { home: extra.home } : {}),
   };
   return Object.defineProperty(config, 'trusted', { get: trusted, enumerable: true }) as SessionConfig;

@@ -100,6 +100,15 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     const names = [...ctx.tools.keys()].join(', ');
     const reason = refusal ?? `unknown tool '${call.name}'; available tools: ${names}`;
     verdict = { allowed: false, reason: `blocked: ${reason}`, rule: refusal !== undefined ? 'lifecycle' : 'tool' };
+  } else if (ctx.mode === 'plan' && tool.mcp) {
+    // Offered while planning only when it declares itself read-only and the person allowed it.
+    verdict = tool.mcp.planning
+      ? { allowed: true, reason: `'${tool.mcp.server}/${tool.mcp.tool}' is read-only and allowed by you`, rule: 'tool' }
+      : {
+          allowed: false,
+          reason: `blocked: '${tool.mcp.server}/${tool.mcp.tool}' does not declare itself read-only, so it never runs while planning`,
+          rule: 'tool',
+        };
   } else if (ctx.mode === 'plan') {
     verdict = await checkPlanningToolCall(
       { name: tool.name, kind: tool.kind },

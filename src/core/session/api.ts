@@ -18,6 +18,7 @@ import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
 import type { GateFs } from '../gate/types';
 import type { InstructionsConfig } from '../agent/instructions';
+import type { McpClientPort, McpConfig } from '../mcp/ports';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
@@ -53,6 +54,11 @@ export interface SessionDeps {
    * Absent: no checkpoints, so no Revert Build.
    */
   readonly checkpoints?: (sessionId: string) => CheckpointStore;
+  /**
+   * The person's MCP servers (from the workspace's `.vscode/mcp.json` and `.mcp.json`). Absent: no
+   * MCP tools. The session stops what it started when it is disposed.
+   */
+  readonly mcp?: McpClientPort;
 }
 
 export interface SessionConfig {
@@ -90,6 +96,8 @@ export interface SessionConfig {
    * the bound (default: all, 16 KiB); `false` reads none.
    */
   readonly instructions?: InstructionsConfig | false;
+  /** The MCP tools the person allowed (`server/tool`, `server/*`); none when absent. */
+  readonly mcp?: McpConfig;
 }
 
 export interface Session {

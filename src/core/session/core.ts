@@ -9,6 +9,7 @@ import type { Usage } from '../agent/model';
 import { BUILD_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../agent/prompt';
 import type { TurnDeps } from '../agent/turn';
 import { InstructionSet } from '../agent/instructions';
+import { McpToolbox } from '../mcp/toolbox';
 import type { EventBus } from '../events/bus';
 import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
 import { PlanStore } from '../plan/store';
@@ -59,6 +60,8 @@ export class SessionCore {
   private counter = 0;
   /** The repository's instructions (absent when the person turned them off). */
   readonly instructions: InstructionSet | undefined;
+  /** The person's MCP tools, fixed for the session at its first turn. */
+  readonly mcp: McpToolbox;
   /** Each agent's instruction block as its current turn's requests carry it. */
   private readonly instructionText = { plan: '', build: '' };
 
@@ -99,6 +102,13 @@ export class SessionCore {
         ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
+    this.mcp = new McpToolbox({
+      ...(deps.mcp ? { client: deps.mcp } : {}),
+      ...(config.mcp ? { config: config.mcp } : {}),
+      trusted: () => this.config.trusted,
+      builtIn: new Set([...PLANNING_TOOLS, ...BUILD_TOOLS].map((t) => t.name)),
+      notice: (text, level) => this.notice(text, level),
+    });
     this.instructions =
       config.instructions === false ? undefined : new InstructionSet(deps.reader, root, config.instructions ?? {});
     this.machine = new ApprovalMachine(machineSnapshot);
@@ -280,11 +290,13 @@ export class SessionCore {
   }
 
   /**
-   * Reads the instruction block `mode`'s next turn carries (after noting the files `message`
-   * names), and announces it when it is new or a file changed. Call once per turn, before
-   * `turnDeps`: within a turn the block never changes.
+   * What `mode`'s next turn offers besides Planwise's own prompt and tools: the MCP tools (fixed at
+   * the session's first turn) and the instruction block (read again, after noting the files
+   * `message` names; announced when it is new or a file changed). Call once per turn, before
+   * `turnDeps`: within a turn neither changes.
    */
-  async prepareInstructions(mode: 'plan' | 'build', turnId: string, message?: string): Promise<void> {
+  async prepareTurn(mode: 'plan' | 'build', turnId: string, message?: string): Promise<void> {
+    await this.mcp.prepare(this.abort.signal);
     const set = this.instructions;
     if (!set) return;
     try {
@@ -330,7 +342,7 @@ export class SessionCore {
   /** Everything `runTurn` needs for one turn in `mode`. */
   turnDeps(mode: 'plan' | 'build', tracker: TrackerHandle): TurnDeps {
     const planning = mode === 'plan';
-    const tools = planning ? PLANNING_TOOLS : BUILD_TOOLS;
+    const tools = [...(planning ? PLANNING_TOOLS : BUILD_TOOLS), ...this.mcp.tools(mode)];
     return {
       model: this.deps.model,
       modelName: planning ? this.config.planningModel : (this.config.buildModel ?? this.config.planningModel),
@@ -341,7 +353,7 @@ export class SessionCore {
         planning ? PLANNING_SYSTEM_PROMPT : BUILD_SYSTEM_PROMPT,
         this.instructionText[mode],
       ),
-      toolSchemas: planning ? planningToolSchemas() : buildToolSchemas(),
+      toolSchemas: this.mcp.schemas(mode, planning ? planningToolSchemas() : buildToolSchemas()),
       dispatch: {
         mode,
         tools: toolMap(tools),

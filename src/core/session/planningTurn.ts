@@ -55,7 +55,7 @@ export async function runPlanningTurn(
   await opts.recorded?.();
 
   const tracker = core.tracker ?? createTrackerHandle({ defaultTitle: 'Plan' });
-  await core.prepareInstructions('plan', turnId, input);
+  await core.prepareTurn('plan', turnId, input);
   const deps = core.turnDeps('plan', tracker);
   const outcome = await planLoop(
     core,
