@@ -22,7 +22,7 @@ import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';
 import { OpenAIModelClient } from '../node/openaiModelClient';
 import { NodeCommandRunner } from '../node/processRunner';
-import { SdkMcpClient } from '../node/mcpClient';
+import { lazyMcpClient } from '../node/lazyMcpClient';
 import { createSearcher } from '../node/ripgrepSearcher';
 import type { CliIO } from './io';
 import { NonInteractiveApprover, ReviseOnce, TerminalApprover } from './prompts/approver';
@@ -239,7 +239,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
   const mcpTools = flags.mcpTools ?? [];
   const mcp =
     mcpTools.length > 0
-      ? new SdkMcpClient({ root, env: childEnv(io, settings.keyVariables), ...(log ? { log } : {}) })
+      ? lazyMcpClient({ root, env: childEnv(io, settings.keyVariables), ...(log ? { log } : {}) })
       : undefined;
   const deps: SessionDeps = {
     reader,

@@ -109,6 +109,11 @@ describe('MCP tools', () => {
         ['mcp_gloss_fail', true],
       ],
     );
+    assert.equal(
+      calls[0]!.item.tool!.title,
+      'Called MCP gloss › lookup with `{"term":"gate"}`',
+      'the row names the server and the tool',
+    );
     const outcomes = h
       .eventsOf('item.completed')
       .filter((e) => e.item.kind === 'tool_result')

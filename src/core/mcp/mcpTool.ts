@@ -5,6 +5,7 @@
  * (the build's command approval) or when the person listed it in `planwise.mcp.alwaysAllow`.
  */
 import * as z from 'zod';
+import { clipText, code } from '../tools/describe';
 import { failure, resultOf } from '../tools/result';
 import type { ToolDefinition } from '../tools/types';
 import type { AgentToolContext } from '../tools/session/context';
@@ -39,6 +40,14 @@ export function mcpTool(o: McpToolOptions): ToolDefinition<Record<string, unknow
     schema: argsSchema,
     parameters: parametersOf(o.info.inputSchema),
     mcp: { server: o.server, tool: o.info.name, planning: readOnly },
+    // The row names the server and the tool, then the arguments as sent.
+    describe(args) {
+      const shown = Object.keys(args).length > 0 ? ` with ${code(JSON.stringify(args))}` : '';
+      return {
+        title: `Called MCP ${o.server} › ${o.info.name}${shown}`,
+        subject: clipText(`MCP ${o.server} › ${o.info.name}`),
+      };
+    },
     async run(args, toolCtx) {
       const ctx = toolCtx as AgentToolContext;
       if (o.mode === 'plan' && !readOnly) {

@@ -8,6 +8,7 @@ import { LiveModelClient, LiveModelNames, type LiveInputs } from '../adapters/li
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
 import { once } from '../disposables';
+import { lazyMcpClient } from '../../node/lazyMcpClient';
 import type { EngineAccess } from './controller';
 
 export interface EngineParts {
@@ -45,14 +46,11 @@ const loadModules = once(async () => {
   };
 });
 
-const loadMcp = once(() => import('../../node/mcpClient'));
-
 export function createEngineAccess(parts: EngineParts): EngineAccess {
   /** The MCP servers of the workspace, when the person allowed a tool of theirs (the SDK loads only then). */
-  const mcpFor = async (settings: PlanwiseSettings, root: string | undefined): Promise<McpClientPort | undefined> => {
+  const mcpFor = (settings: PlanwiseSettings, root: string | undefined): McpClientPort | undefined => {
     if (settings.mcp.planningTools.length === 0 || root === undefined) return undefined;
-    const { SdkMcpClient } = await loadMcp();
-    return new SdkMcpClient({ root, env: parts.env ?? {}, log: (line) => parts.log(line) });
+    return lazyMcpClient({ root, env: parts.env ?? {}, log: (line) => parts.log(line) });
   };
   const modelFor = async (settings: PlanwiseSettings): Promise<ModelClient> => {
     const own = await parts.providerModel?.(settings);
@@ -101,7 +99,7 @@ export function createEngineAccess(parts: EngineParts): EngineAccess {
     const settings = parts.settings();
     const model = await modelFor(settings);
     const base = parts.deps();
-    const mcp = await mcpFor(settings, base.reader.roots[0]);
+    const mcp = mcpFor(settings, base.reader.roots[0]);
     const deps: SessionDeps = { ...base, model, ...(mcp ? { mcp } : {}) };
     // A provider that knows its model's window (vscode.lm's maxInputTokens) overrides the setting.
     const window = model.contextWindow?.(settings.planningModel);
