@@ -242,8 +242,15 @@ export class InstructionSet {
   /** Records the workspace files a message names (`src/a.ts`, `docs/x.md:12`) that exist. */
   async noteMessage(text: string): Promise<void> {
     const words = new Set<string>();
-    for (const m of text.matchAll(/[\w@.~-]*[\w-]+(?:\/[\w@.~-]+)*\.[A-Za-z0-9]+|[\w@.~-]+(?:\/[\w@.~-]+)+/g)) {
-      words.add(m[0].replace(/^\.\//, ''));
+    // One pass over the words (split on spaces, quotes, brackets and commas): a word with a `/` or
+    // a dot may name a file; a trailing `:12` or sentence punctuation is dropped.
+    for (const raw of text.split(/[\s`'"()<>[\]{},;]+/)) {
+      const w = raw
+        .replace(/(?::\d+)+$/, '')
+        .replace(/[.:!?]+$/, '')
+        .replace(/^\.\//, '');
+      if (w === '' || w.length > 300 || !/[./]/.test(w)) continue;
+      words.add(w);
       if (words.size >= MAX_MENTIONS) break;
     }
     for (const w of words) {
