@@ -57,7 +57,7 @@ describe('the built CLI with an MCP tool', function () {
       ),
     );
     assert.equal(r.code, 0, `${r.out}\n${r.err}`);
-    assert.match(r.out, /✓ MCP gloss › lookup/);
+    assert.match(r.out, /✓ Called MCP gloss › lookup with `\{"term":"plan"\}`/);
     const tools = (server.requests[0]!.body.tools ?? []).map((t) => t.function.name);
     assert.ok(tools.includes('mcp_gloss_lookup') && !tools.includes('mcp_gloss_write_note'), tools.join(', '));
     const results = server.requests[1]!.body.messages.filter((m) => m['role'] === 'tool').map((m) => m['content']);
