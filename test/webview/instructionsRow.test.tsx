@@ -24,7 +24,10 @@ describe('panel: the instruction files an agent was given', () => {
     const p = mountPanel();
     p.update(translator.translate(event));
     const row = p.container.querySelector('.pw-instructions')!;
-    assert.match(row.textContent!, /Instructions for planning: AGENTS\.md 2\.0 KiB · CLAUDE\.md 14\.0 KiB of 29\.3 KiB/);
+    assert.match(
+      row.textContent!,
+      /Instructions for planning: AGENTS\.md 2\.0 KiB · CLAUDE\.md 14\.0 KiB of 29\.3 KiB/,
+    );
     assert.match(row.textContent!, /cut at 16\.0 KiB/);
     const links = [...row.querySelectorAll('a')];
     assert.deepEqual(
