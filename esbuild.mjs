@@ -132,6 +132,32 @@ const lazyOpenaiPlugin = {
   },
 };
 /**
+ * The MCP client and the MCP SDK are a bundle of their own, dist/mcp.js, required by dist/host.js
+ * only for a session with MCP tools allowed (src/host/session/engine.ts imports it lazily). It
+ * imports the engine's types only, so nothing of the engine is bundled into it.
+ */
+const MCP_CLIENT = realpathSync('src/node/mcpClient.ts');
+/** Imports of the MCP client become `require(file)` (dist/mcp.js, as seen from the bundle's folder). */
+const lazyMcpPlugin = (file) => ({
+  name: 'lazy-mcp',
+  setup(build) {
+    build.onResolve({ filter: /mcpClient$/ }, async (args) => {
+      if (args.namespace === 'lazy-mcp' || args.pluginData?.inner) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { inner: true },
+      });
+      return r.path === MCP_CLIENT ? { path: 'mcp', namespace: 'lazy-mcp' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-mcp' }, () => ({
+      contents: `module.exports = require(${JSON.stringify(file)});`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /mcp\.js$/, namespace: 'lazy-mcp' }, () => ({ path: file, external: true }));
+  },
+});
+/**
  * The engine, dist/engine.js: everything `src/core/index.ts` exports (session, runloop, tools,
  * gate, plan validator, zod schemas), and the engine modules dist/openai.js reads from it.
  */
@@ -158,8 +184,10 @@ function engineEntry() {
 const CORE_INDEX = realpathSync('src/core/index.ts');
 const LIGHT_CORE = [
   'DEFAULT_BUDGETS',
+  'DEFAULT_INSTRUCTIONS_MAX_BYTES',
   'Emitter',
   'DEFAULT_PLANS_DIR',
+  'INSTRUCTION_SOURCES',
   'EXEC_ENV',
   'globToRegExpSource',
   'isPlanFileName',
@@ -290,12 +318,19 @@ const configs = [
     entryPoints: ['src/host/composition.ts'],
     outfile: 'dist/host.js',
     external: ['vscode'],
-    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyEnginePlugin(await coreExportNames())],
+    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyMcpPlugin('./mcp.js'), lazyEnginePlugin(await coreExportNames())],
   },
+  // The MCP client and SDK: loaded by dist/host.js (and dist/cli/session.js) with the first session
+  // that reaches an MCP server.
+  { ...node, entryPoints: [MCP_CLIENT], outfile: 'dist/mcp.js' },
   // The engine: loaded by dist/host.js on first use (see lazyEnginePlugin).
   { ...node, stdin: engineEntry, outfile: 'dist/engine.js' },
   // The CLI: its dispatcher, dist/cli.cjs, and a bundle per command in dist/cli/ (scripts/cliBuild.mjs).
-  ...cliBuilds(node),
+  // The CLI's session bundle requires the same dist/mcp.js on first use: bundled into it, the MCP
+  // SDK's lazily evaluated modules would share zod's with the eager ones.
+  ...cliBuilds(node).map((c) =>
+    c.outdir === 'dist' ? { ...c, plugins: [...(c.plugins ?? []), lazyMcpPlugin('../mcp.js')] } : c,
+  ),
   // The panel's own style sheet, minified, as the host writes it into the page.
   { ...common, entryPoints: ['media/panel.css'], outfile: 'media/panel/panel.css', minify: true, sourcemap: false },
   // The panel: media/panel/main.js and the three chunks it loads after its first paint (scripts/webviewBuild.mjs).

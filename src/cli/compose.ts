@@ -22,6 +22,7 @@ import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../node/fsWorkspace';
 import { OpenAIModelClient } from '../node/openaiModelClient';
 import { NodeCommandRunner } from '../node/processRunner';
+import { lazyMcpClient } from '../node/lazyMcpClient';
 import { createSearcher } from '../node/ripgrepSearcher';
 import type { CliIO } from './io';
 import { NonInteractiveApprover, ReviseOnce, TerminalApprover } from './prompts/approver';
@@ -54,6 +55,12 @@ export interface RunFlags {
   readonly compactAt?: number;
   /** `--strict-scope`: refuse build writes outside the plan's scope (else ask on a terminal, record headless). */
   readonly strictScope?: boolean;
+  /** `--no-instructions`: the repository's instruction files are not read. */
+  readonly noInstructions?: boolean;
+  /** `--mcp-tool server/tool` (or `server/*`): MCP tools the person allows. */
+  readonly mcpTools?: readonly string[];
+  /** `--mcp-always server/tool`: allowed tools the build may call without asking. */
+  readonly mcpAlways?: readonly string[];
   readonly verbose: boolean;
   readonly positionals: readonly string[];
 }
@@ -228,6 +235,12 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
   const archiveDir = path.join(root, SESSIONS_DIR);
   ensureSessionsDir(archiveDir);
   const archive = new FileArchiveStore(archiveDir);
+  // MCP servers start only when a tool of theirs is allowed, and with the session's first turn.
+  const mcpTools = flags.mcpTools ?? [];
+  const mcp =
+    mcpTools.length > 0
+      ? lazyMcpClient({ root, env: childEnv(io, settings.keyVariables), ...(log ? { log } : {}) })
+      : undefined;
   const deps: SessionDeps = {
     reader,
     writer: new NodeWorkspaceWriter(),
@@ -248,6 +261,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     // Build checkpoints beside the session archive (never in the workspace's files or git).
     checkpoints: (id) => new FileCheckpointStore(archiveDir, id),
     ...(log ? { log } : {}),
+    ...(mcp ? { mcp } : {}),
   };
   const autoDecision: ApprovalDecision | undefined = flags.approve === 'revise' ? undefined : flags.approve;
   const config: SessionConfig = {
@@ -261,6 +275,8 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
     ...(flags.compactAt !== undefined ? { compactAtPercent: flags.compactAt } : {}),
     buildScope: flags.strictScope ? 'strict' : interactive ? 'ask' : 'record',
+    ...(flags.noInstructions ? { instructions: false as const } : {}),
+    ...(mcpTools.length > 0 ? { mcp: { planningTools: mcpTools, alwaysAllow: flags.mcpAlways ?? [] } } : {}),
   };
 
   return {
@@ -283,6 +299,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     },
     close() {
       input?.close();
+      void mcp?.close();
     },
   };
 }

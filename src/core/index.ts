@@ -12,6 +12,13 @@ export { Emitter, reportListenerError } from './emitter';
 export { DEFAULT_BUDGETS, type BudgetOverrides } from './agent/budgets';
 export { StreamAccumulator } from './agent/streamAccumulator';
 export { InlineReasoningSplitter } from './agent/inlineReasoning';
+export {
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  INSTRUCTION_SOURCES,
+  type InstructionSource,
+} from './agent/instructionSources';
+export type { InstructionFileInfo, InstructionsConfig } from './agent/instructions';
+export type * from './mcp/ports';
 
 // ---- sessions and their events --------------------------------------------------------------
 export type * from './session/api';

@@ -189,6 +189,7 @@ export function composeHost(shared: SharedParts): Host {
     },
     providerModel: (settings) => vscodeLmModel(settings, (line) => log.debug(`vscode.lm: ${line}`)),
     log: (line) => log.debug(line),
+    env: process.env,
   });
   // ---- the setup card: where models come from ------------------------------------------------
   const setup = new SetupService({

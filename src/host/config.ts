@@ -3,7 +3,15 @@
  * `WorkspaceConfiguration.get`, or a plain object in tests), checks every value, and falls back
  * to the default for anything invalid, reporting it so the host can offer "Open Settings".
  */
-import { DEFAULT_BUDGETS, DEFAULT_PLANS_DIR, type BudgetOverrides, type SessionConfig } from '../core/index';
+import {
+  DEFAULT_BUDGETS,
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  DEFAULT_PLANS_DIR,
+  INSTRUCTION_SOURCES,
+  type BudgetOverrides,
+  type InstructionSource,
+  type SessionConfig,
+} from '../core/index';
 import { isPrivateHost, readEndpointUrl } from '../node/endpointUrl';
 import { clause } from '../node/messageText';
 
@@ -45,6 +53,10 @@ export interface PlanwiseSettings {
   readonly build: { readonly scope: 'ask' | 'record' | 'strict' };
   /** Seconds one verify command may run (lens, panel, Run All Verify and the build's verify gate). */
   readonly verify: { readonly timeoutSeconds: number };
+  /** The repository's instruction files both agents get: which (`false`: none) and the bound. */
+  readonly instructions: { readonly files: readonly InstructionSource[] | false; readonly maxKilobytes: number };
+  /** MCP tools the person allowed (`server/tool`, `server/*`), and those the build may call without asking. */
+  readonly mcp: { readonly planningTools: readonly string[]; readonly alwaysAllow: readonly string[] };
 }
 
 export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
@@ -72,6 +84,14 @@ export const DEFAULT_SETTINGS: PlanwiseSettings = Object.freeze({
   buildCommandAllowList: Object.freeze([]) as readonly string[],
   defaultAgent: 'plan',
   build: Object.freeze({ scope: 'ask' }),
+  instructions: Object.freeze({
+    files: Object.freeze([...INSTRUCTION_SOURCES]) as readonly InstructionSource[],
+    maxKilobytes: DEFAULT_INSTRUCTIONS_MAX_BYTES / KIB,
+  }),
+  mcp: Object.freeze({
+    planningTools: Object.freeze([]) as readonly string[],
+    alwaysAllow: Object.freeze([]) as readonly string[],
+  }),
 }) as PlanwiseSettings;
 
 /** Every setting key (without the `planwise.` prefix), as contributed in package.json. */
@@ -97,6 +117,10 @@ export const SETTING_KEYS = [
   'buildCommandAllowList',
   'defaultAgent',
   'build.scope',
+  'instructions.files',
+  'instructions.maxKilobytes',
+  'mcp.planningTools',
+  'mcp.alwaysAllow',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -116,6 +140,8 @@ export const RESTRICTED_SETTING_KEYS: readonly SettingKey[] = [
   'defaultAgent',
   'requireVerifyToComplete',
   'build.scope',
+  'mcp.planningTools',
+  'mcp.alwaysAllow',
 ];
 
 export interface SettingProblem {
@@ -192,6 +218,14 @@ export function readSettings(get: SettingGetter): ReadSettings {
       buildCommandAllowList: readAllowList(get('buildCommandAllowList'), (m) => bad('buildCommandAllowList', m)),
       defaultAgent: readAgent(get('defaultAgent'), d.defaultAgent, (m) => bad('defaultAgent', m)),
       build: { scope: readScope(get('build.scope'), d.build.scope, (m) => bad('build.scope', m)) },
+      instructions: {
+        files: readInstructionFiles(get('instructions.files'), (m) => bad('instructions.files', m)),
+        maxKilobytes: count('instructions.maxKilobytes', d.instructions.maxKilobytes),
+      },
+      mcp: {
+        planningTools: readToolList(get('mcp.planningTools'), true, (m) => bad('mcp.planningTools', m)),
+        alwaysAllow: readToolList(get('mcp.alwaysAllow'), false, (m) => bad('mcp.alwaysAllow', m)),
+      },
     },
     problems,
   };
@@ -263,6 +297,38 @@ function readAllowList(v: unknown, bad: (m: string) => void): readonly string[] 
   return out;
 }
 
+function readInstructionFiles(v: unknown, bad: (m: string) => void): readonly InstructionSource[] | false {
+  if (v === undefined || v === null || v === true) return [...INSTRUCTION_SOURCES];
+  if (v === false) return false;
+  const known = INSTRUCTION_SOURCES as readonly string[];
+  if (!Array.isArray(v)) {
+    bad(`must be false or a list of ${known.join(', ')}; got ${JSON.stringify(v)}. Reading all of them.`);
+    return [...INSTRUCTION_SOURCES];
+  }
+  const out: InstructionSource[] = [];
+  for (const item of v) {
+    if (typeof item === 'string' && known.includes(item)) out.push(item as InstructionSource);
+    else bad(`entry ${JSON.stringify(item)} is not one of ${known.join(', ')}.`);
+  }
+  return out;
+}
+
+/** `server/tool` entries (and `server/*` when `wildcard`). */
+function readToolList(v: unknown, wildcard: boolean, bad: (m: string) => void): readonly string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    bad(`must be a list such as ["docs/search"${wildcard ? ', "issues/*"' : ''}]; got ${JSON.stringify(v)}. Using [].`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of v) {
+    const ok = typeof item === 'string' && /^[^/\s]+\/[^/\s]+$/.test(item.trim());
+    if (ok && (wildcard || !item.trim().endsWith('/*'))) out.push(item.trim());
+    else bad(`entry ${JSON.stringify(item)} is not server/tool${wildcard ? ' or server/*' : ''}.`);
+  }
+  return out;
+}
+
 function readProvider(v: unknown, fallback: ProviderKind, bad: (m: string) => void): ProviderKind {
   if (v === undefined || v === null || v === '') return fallback;
   if (v === 'openai-compatible' || v === 'vscode-lm') return v;
@@ -321,6 +387,11 @@ export function toSessionConfig(
     interactive: true,
     startAgent: s.defaultAgent,
     buildScope: s.build.scope,
+    instructions:
+      s.instructions.files === false
+        ? (false as const)
+        : { sources: s.instructions.files, maxBytes: s.instructions.maxKilobytes * KIB },
+    mcp: { planningTools: s.mcp.planningTools, alwaysAllow: s.mcp.alwaysAllow },
     ...(extra.home !== undefined ? { home: extra.home } : {}),
   };
   return Object.defineProperty(config, 'trusted', { get: trusted, enumerable: true }) as SessionConfig;

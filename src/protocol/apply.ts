@@ -16,6 +16,7 @@ const PATCHABLE: Record<TranscriptItem['kind'], readonly (keyof ItemPatch)[]> = 
   plan: ['markdown', 'file', 'revision', 'valid', 'streaming', 'view'],
   notice: ['text', 'level', 'actions'],
   build_report: [],
+  instructions: [],
 };
 
 /** Index of the item with `id`, searching from the end (streaming items are nearly always last). */

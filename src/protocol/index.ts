@@ -12,6 +12,7 @@ export * from './webviewMessages';
 export * from './setup';
 export * from './presets';
 export * from './buildReport';
+export * from './instructions';
 export { applyOps, coalesceOps } from './apply';
 export { ViewModel } from './viewModel';
 export {

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { ProviderLabelSchema, SetupStateSchema } from './setup';
 import { BuildReportItemSchema } from './buildReport';
+import { InstructionsItemSchema } from './instructions';
 
 const id = z.string().min(1).max(200);
 const count = z.number().int().nonnegative();
@@ -120,6 +121,7 @@ export const TranscriptItemSchema = z.discriminatedUnion('kind', [
   PlanItemSchema,
   NoticeItemSchema,
   BuildReportItemSchema,
+  InstructionsItemSchema,
 ]);
 
 /**

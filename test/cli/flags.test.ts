@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_BASE_URL, isLoopback, resolveModelSettings, type RunFlags } from '../../src/cli/compose';
 import { parseRunFlags } from '../../src/cli/commands/plan';
+import { runCli } from './cliHarness';
 
 function flags(args: string[]): RunFlags {
   const r = parseRunFlags(args);
@@ -45,6 +46,8 @@ describe('plan/resume flags and model settings', () => {
       untrusted: true,
       verbose: false,
       allowCommands: ['npm test', 'make *'],
+      mcpTools: [],
+      mcpAlways: [],
       contextWindow: 32000,
       positionals: ['fix', '--not-a-flag'],
     });
@@ -61,6 +64,29 @@ describe('plan/resume flags and model settings', () => {
     assert.match(err(['--api-key-env', 'sk-abc']) ?? '', /needs a variable name/);
     assert.match(err(['--context-window', 'big']) ?? '', /at least 1000/);
     assert.deepEqual(parseRunFlags(['-h']), { help: true });
+  });
+
+  it('reads the repository-context flags, and plan --help names them', async () => {
+    const f = flags([
+      '--no-instructions',
+      '--mcp-tool',
+      'docs/search',
+      '--mcp-tool=issues/*',
+      '--mcp-always',
+      'docs/save',
+    ]);
+    assert.equal(f.noInstructions, true);
+    assert.deepEqual(f.mcpTools, ['docs/search', 'issues/*']);
+    assert.deepEqual(f.mcpAlways, ['docs/save']);
+    const r = parseRunFlags(['--mcp-tool', 'search']);
+    assert.match('error' in r ? r.error : '', /--mcp-tool takes server\/tool or server\/\*, not 'search'/);
+    const a = parseRunFlags(['--mcp-always', 'docs/*']);
+    assert.match('error' in a ? a.error : '', /--mcp-always takes server\/tool/);
+    const help = await runCli(['plan', '--help']);
+    assert.equal(help.code, 0);
+    for (const flag of ['--no-instructions', '--mcp-tool SERVER/TOOL', '--mcp-always SERVER/TOOL']) {
+      assert.ok(help.stdout.includes(flag), `plan --help shows ${flag}`);
+    }
   });
 
   it('takes defaults from the environment; flags win', () => {

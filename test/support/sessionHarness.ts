@@ -18,6 +18,7 @@ import type {
   ScopeRequest,
 } from '../../src/core/lifecycle/ports';
 import type { WorkspaceReader } from '../../src/core/ports';
+import type { McpClientPort } from '../../src/core/mcp/ports';
 import type { Session, SessionConfig } from '../../src/core/session/api';
 import { createSession, resumeSession } from '../../src/core/session/session';
 import { systemClock } from '../../src/node/clock';
@@ -59,6 +60,8 @@ export interface HarnessOptions {
   checkpointsDir?: string;
   /** The answer to each scope request (default: none, so the approver cannot ask). */
   approveScope?: (request: ScopeRequest) => ScopeChoice;
+  /** The session's MCP client (default: none). */
+  mcp?: (ws: TempWorkspace) => McpClientPort;
   /** The tools' reader (default: the workspace's Node reader) and what the gate judges on, as a host composes them. */
   readers?: (ws: TempWorkspace) => { reader: WorkspaceReader; gateFs?: WorkspaceReader };
 }
@@ -153,6 +156,7 @@ export async function startHarness(script: Script, opts: HarnessOptions = {}): P
       ...(o.checkpointsDir !== undefined
         ? { checkpoints: (id: string) => new FileCheckpointStore(o.checkpointsDir!, id) }
         : {}),
+      ...(o.mcp ? { mcp: o.mcp(ws) } : {}),
     };
     const config: SessionConfig = { planningModel: 'scripted-model', trusted: true, ...o.config };
     return { deps, config };

@@ -4,16 +4,14 @@ import { Icon } from '../ui/Icon';
 import { BuildReportCard } from './BuildReport';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
+import { formatBytes } from './format';
+import { InstructionsRow } from './InstructionsRow';
 import { NoticeActions } from './NoticeActions';
 import { PlanSteps } from './PlanSteps';
 import { RichText } from './RichText';
 import { pure } from '../pure';
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
+export { formatBytes };
 
 const NOTICE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
 
@@ -179,6 +177,8 @@ function ItemView({ item }: { item: TranscriptItem }) {
       );
     case 'build_report':
       return <BuildReportCard item={item} />;
+    case 'instructions':
+      return <InstructionsRow item={item} />;
   }
 }
 

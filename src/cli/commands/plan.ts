@@ -44,6 +44,13 @@ Run options:
   --untrusted            treat the workspace as untrusted (stricter command rules)
   --strict-scope         refuse build writes outside the approved plan's files (default: ask on a
                          terminal; headless runs allow them and list them in the execution report)
+  --no-instructions      do not read the repository's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md
+                         or .github/instructions/*.instructions.md (read by default, 16 KB at most)
+  --mcp-tool SERVER/TOOL an MCP tool to allow, from .vscode/mcp.json or .mcp.json (SERVER/* for all of a
+                         server's); repeatable. While planning it is offered only if it also declares
+                         itself read-only; while building, one that does not asks before each call
+  --mcp-always SERVER/TOOL
+                         an allowed MCP tool the build may call without asking; repeatable
   --verbose              log transport and lifecycle details to stderr
   -h, --help             show this help
 
@@ -86,11 +93,18 @@ function seconds(flag: string, v: string, set: (n: number) => void): string | un
 
 /** Parses the flags `plan` and `resume` share; everything else is a positional argument. */
 export function parseRunFlags(args: readonly string[]): Parsed {
-  const f: Mutable<RunFlags> & { allowCommands: string[]; positionals: string[] } = {
+  const f: Mutable<RunFlags> & {
+    allowCommands: string[];
+    mcpTools: string[];
+    mcpAlways: string[];
+    positionals: string[];
+  } = {
     json: false,
     untrusted: false,
     verbose: false,
     allowCommands: [],
+    mcpTools: [],
+    mcpAlways: [],
     positionals: [],
   };
   const valued: Record<string, (v: string) => string | undefined> = {
@@ -107,6 +121,10 @@ export function parseRunFlags(args: readonly string[]): Parsed {
       return undefined;
     },
     '--allow-command': (v) => void f.allowCommands.push(v),
+    '--mcp-tool': (v) =>
+      /^[^/\s]+\/[^/\s]+$/.test(v) ? void f.mcpTools.push(v) : `--mcp-tool takes server/tool or server/*, not '${v}'`,
+    '--mcp-always': (v) =>
+      /^[^/\s*]+\/[^/\s*]+$/.test(v) ? void f.mcpAlways.push(v) : `--mcp-always takes server/tool, not '${v}'`,
     '--first-byte-timeout': (v) => seconds('--first-byte-timeout', v, (n) => (f.firstByteTimeout = n)),
     '--idle-timeout': (v) => seconds('--idle-timeout', v, (n) => (f.idleTimeout = n)),
     '--compact-at': (v) => {
@@ -166,6 +184,9 @@ export function parseRunFlags(args: readonly string[]): Parsed {
         break;
       case '--strict-scope':
         f.strictScope = true;
+        break;
+      case '--no-instructions':
+        f.noInstructions = true;
         break;
       case '--verbose':
         f.verbose = true;

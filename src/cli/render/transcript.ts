@@ -11,6 +11,7 @@ import type { Style } from './style';
 import { failedResultLine, toolCallLine } from './toolCall';
 import { progressText, trackerLines, trackerRows } from './tracker';
 import { compactedLine, retryLine } from './modelLines';
+import { instructionsLine } from './instructionsLine';
 
 const DECISION_TEXT: Readonly<Record<string, string>> = {
   execute: 'implement the plan in this context',
@@ -124,6 +125,10 @@ export class TranscriptRenderer {
         break;
       case 'context.compacted':
         this.line(this.style.dim(`↺ ${compactedLine(e)}`));
+        break;
+      case 'instructions.loaded':
+      case 'instructions.added':
+        this.line(this.style.dim(instructionsLine(e)));
         break;
       case 'plan.execution.completed':
         // The closing audit, as written next to the plan.

@@ -24,6 +24,14 @@ export interface DispatchContext {
   readonly buildPolicy?: (tool: ToolDefinition, args: Record<string, unknown>, shell?: Judgement) => Promise<Verdict>;
   /** Told about calls to tools that do not exist (e.g. a model trying to approve its own plan). */
   readonly onUnknownTool?: (name: string) => string | undefined;
+  /**
+   * After a call ran: text to add to its result once (the repository's instructions for the place
+   * it read, listed or changed). Added after the preview cut, so it is never cut away.
+   */
+  readonly afterCall?: (
+    call: { readonly id: string; readonly name: string; readonly turnId: string },
+    args: Record<string, unknown>,
+  ) => Promise<string | undefined>;
 }
 
 export type DispatchResult =
@@ -92,6 +100,15 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
     const names = [...ctx.tools.keys()].join(', ');
     const reason = refusal ?? `unknown tool '${call.name}'; available tools: ${names}`;
     verdict = { allowed: false, reason: `blocked: ${reason}`, rule: refusal !== undefined ? 'lifecycle' : 'tool' };
+  } else if (ctx.mode === 'plan' && tool.mcp) {
+    // Offered while planning only when it declares itself read-only and the person allowed it.
+    verdict = tool.mcp.planning
+      ? { allowed: true, reason: `'${tool.mcp.server}/${tool.mcp.tool}' is read-only and allowed by you`, rule: 'tool' }
+      : {
+          allowed: false,
+          reason: `blocked: '${tool.mcp.server}/${tool.mcp.tool}' does not declare itself read-only, so it never runs while planning`,
+          rule: 'tool',
+        };
   } else if (ctx.mode === 'plan') {
     verdict = await checkPlanningToolCall(
       { name: tool.name, kind: tool.kind },
@@ -148,6 +165,10 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
       result = { ...result, content: stub };
     } else if (shown < size) {
       result = { ...result, content: previewOf(result.content, shown, ctx.toolContext.spool).content };
+    }
+    if (result.ok && ctx.afterCall) {
+      const added = await ctx.afterCall({ id: call.id, name: call.name, turnId: turn_id }, args);
+      if (added !== undefined) result = { ...result, content: `${result.content}\n\n${added}` };
     }
   }
   bus.emit({ type: 'item.completed', turn_id, item: callItem });

@@ -7,6 +7,7 @@ import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../li
 import type { Usage } from '../agent/model';
 import type { ModelEventBody } from './modelEvents';
 import type { ReviewEventBody } from './reviewEvents';
+import type { InstructionEventBody } from './instructionEvents';
 import type { VerifyStatus } from '../verify/verifier';
 import type { BuildOutcome, ExecutionReport } from '../build/report';
 
@@ -249,7 +250,8 @@ export type ThreadEventBody =
   | { readonly type: 'thread.completed'; readonly thread_id: string }
   | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
   | ModelEventBody
-  | ReviewEventBody;
+  | ReviewEventBody
+  | InstructionEventBody;
 
 export type LifecycleState = 'idle' | 'planning' | 'awaiting_approval' | 'revising' | 'executing' | 'cancelled';
 

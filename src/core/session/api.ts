@@ -17,6 +17,8 @@ import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
 import type { GateFs } from '../gate/types';
+import type { InstructionsConfig } from '../agent/instructions';
+import type { McpClientPort, McpConfig } from '../mcp/ports';
 
 export interface SessionDeps {
   readonly reader: WorkspaceReader;
@@ -52,6 +54,11 @@ export interface SessionDeps {
    * Absent: no checkpoints, so no Revert Build.
    */
   readonly checkpoints?: (sessionId: string) => CheckpointStore;
+  /**
+   * The person's MCP servers (from the workspace's `.vscode/mcp.json` and `.mcp.json`). Absent: no
+   * MCP tools. The session stops what it started when it is disposed.
+   */
+  readonly mcp?: McpClientPort;
 }
 
 export interface SessionConfig {
@@ -84,6 +91,13 @@ export interface SessionConfig {
   readonly autoDecision?: ApprovalDecision;
   /** Build writes outside the approved plan's scope: `ask` (default), `record` or `strict`. */
   readonly buildScope?: ScopeMode;
+  /**
+   * The repository's instruction files both agents get (AGENTS.md and its kin): which sources and
+   * the bound (default: all, 16 KiB); `false` reads none.
+   */
+  readonly instructions?: InstructionsConfig | false;
+  /** The MCP tools the person allowed (`server/tool`, `server/*`); none when absent. */
+  readonly mcp?: McpConfig;
 }
 
 export interface Session {

@@ -169,6 +169,7 @@ async function* runBuildTurns(
       }),
       guard,
     );
+    await core.prepareTurn('build', turnId, input);
     const r = await runTurn(core.thread.messages, core.turnDeps('build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
     if (r.ended !== undefined) {

@@ -8,6 +8,8 @@ import { TurnGuards } from '../agent/guards';
 import type { Usage } from '../agent/model';
 import { BUILD_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../agent/prompt';
 import type { TurnDeps } from '../agent/turn';
+import { InstructionSet } from '../agent/instructions';
+import { McpToolbox } from '../mcp/toolbox';
 import type { EventBus } from '../events/bus';
 import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
 import { PlanStore } from '../plan/store';
@@ -56,6 +58,12 @@ export class SessionCore {
   /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
   private pendingGate: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   private counter = 0;
+  /** The repository's instructions (absent when the person turned them off). */
+  readonly instructions: InstructionSet | undefined;
+  /** The person's MCP tools, fixed for the session at its first turn. */
+  readonly mcp: McpToolbox;
+  /** Each agent's instruction block as its current turn's requests carry it. */
+  private readonly instructionText = { plan: '', build: '' };
 
   constructor(
     readonly id: string,
@@ -94,6 +102,15 @@ export class SessionCore {
         ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
+    this.mcp = new McpToolbox({
+      ...(deps.mcp ? { client: deps.mcp } : {}),
+      ...(config.mcp ? { config: config.mcp } : {}),
+      trusted: () => this.config.trusted,
+      builtIn: new Set([...PLANNING_TOOLS, ...BUILD_TOOLS].map((t) => t.name)),
+      notice: (text, level) => this.notice(text, level),
+    });
+    this.instructions =
+      config.instructions === false ? undefined : new InstructionSet(deps.reader, root, config.instructions ?? {});
     this.machine = new ApprovalMachine(machineSnapshot);
     this.parts = {
       thread: this.thread,
@@ -272,23 +289,77 @@ export class SessionCore {
     };
   }
 
+  /**
+   * What `mode`'s next turn offers besides Planwise's own prompt and tools: the MCP tools (fixed at
+   * the session's first turn) and the instruction block (read again, after noting the files
+   * `message` names; announced when it is new or a file changed). Call once per turn, before
+   * `turnDeps`: within a turn neither changes.
+   */
+  async prepareTurn(mode: 'plan' | 'build', turnId: string, message?: string): Promise<void> {
+    await this.mcp.prepare(this.abort.signal);
+    const set = this.instructions;
+    if (!set) return;
+    try {
+      if (message !== undefined) await set.noteMessage(message);
+      const b = await set.block(mode);
+      this.instructionText[mode] = b.text;
+      if (!b.changed || (b.first && b.files.length === 0)) return;
+      this.bus.emit({
+        type: 'instructions.loaded',
+        turn_id: turnId,
+        agent: mode,
+        files: b.files,
+        truncated: b.truncated,
+        max_bytes: b.maxBytes,
+        reason: b.first ? 'start' : 'changed',
+      });
+    } catch (err) {
+      this.deps.log?.(`instructions: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private instructionsAfterCall(set: InstructionSet): NonNullable<TurnDeps['dispatch']['afterCall']> {
+    return async (call, args) => {
+      try {
+        const added = await set.afterCall(call.name, args);
+        if (!added) return undefined;
+        this.bus.emit({
+          type: 'instructions.added',
+          turn_id: call.turnId,
+          call_id: call.id,
+          files: added.files,
+          truncated: added.truncated,
+          max_bytes: set.bound,
+        });
+        return added.text;
+      } catch (err) {
+        this.deps.log?.(`instructions: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    };
+  }
+
   /** Everything `runTurn` needs for one turn in `mode`. */
   turnDeps(mode: 'plan' | 'build', tracker: TrackerHandle): TurnDeps {
     const planning = mode === 'plan';
-    const tools = planning ? PLANNING_TOOLS : BUILD_TOOLS;
+    const tools = [...(planning ? PLANNING_TOOLS : BUILD_TOOLS), ...this.mcp.tools(mode)];
     return {
       model: this.deps.model,
       modelName: planning ? this.config.planningModel : (this.config.buildModel ?? this.config.planningModel),
       bus: this.bus,
       guards: this.guards,
       approver: this.deps.approver,
-      systemPrompt: planning ? PLANNING_SYSTEM_PROMPT : BUILD_SYSTEM_PROMPT,
-      toolSchemas: planning ? planningToolSchemas() : buildToolSchemas(),
+      systemPrompt: withInstructions(
+        planning ? PLANNING_SYSTEM_PROMPT : BUILD_SYSTEM_PROMPT,
+        this.instructionText[mode],
+      ),
+      toolSchemas: this.mcp.schemas(mode, planning ? planningToolSchemas() : buildToolSchemas()),
       dispatch: {
         mode,
         tools: toolMap(tools),
         toolContext: this.toolContext(mode, tracker),
         plansDir: this.plansDir,
+        ...(this.instructions ? { afterCall: this.instructionsAfterCall(this.instructions) } : {}),
         onUnknownTool: (name) => {
           const action = modelLifecycleAction(name);
           if (!action) return undefined;
@@ -326,6 +397,11 @@ export class SessionCore {
       ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
     };
   }
+}
+
+/** The system prompt, then the repository's instruction block (when there is one). */
+function withInstructions(system: string, block: string): string {
+  return block === '' ? system : `${system}\n\n${block}`;
 }
 
 /** Tool names a model invents to approve its own plan or leave planning; refused and logged. */

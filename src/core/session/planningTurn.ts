@@ -55,6 +55,7 @@ export async function runPlanningTurn(
   await opts.recorded?.();
 
   const tracker = core.tracker ?? createTrackerHandle({ defaultTitle: 'Plan' });
+  await core.prepareTurn('plan', turnId, input);
   const deps = core.turnDeps('plan', tracker);
   const outcome = await planLoop(
     core,

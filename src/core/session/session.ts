@@ -202,6 +202,7 @@ class PlanwiseSession implements Session {
     this.disposed = true;
     this.unfollow();
     this.unfollowReview();
+    void this.core.mcp.close().catch((err: unknown) => this.deps.log?.(`mcp: ${String(err)}`));
   }
 
   private async cancelPlanning(): Promise<SessionStop> {

@@ -24,6 +24,7 @@ export const readOnlyTools: readonly ToolDefinition[] = [
 
 /** The tool as the model sees it: name, description, JSON Schema of the arguments. */
 export function toolSchemaOf(tool: ToolDefinition): ToolSchema {
+  if (tool.parameters) return { name: tool.name, description: tool.description, parameters: tool.parameters };
   const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, parameters };
 }

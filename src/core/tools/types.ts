@@ -70,6 +70,10 @@ export interface ToolDefinition<A = unknown> {
   readonly description: string;
   readonly kind: ToolKind;
   readonly schema: z.ZodType<A>;
+  /** The JSON Schema the model sees, when the arguments are described elsewhere (an MCP server's tool). */
+  readonly parameters?: Record<string, unknown>;
+  /** An MCP server's tool: which one, and whether it may run while planning. */
+  readonly mcp?: { readonly server: string; readonly tool: string; readonly planning: boolean };
   run(args: A, ctx: ToolContext): Promise<ToolResult>;
   /** The call in a person's words, from its arguments as the model sent them (they may not validate). */
   describe(args: Readonly<Record<string, unknown>>): CallDescription;

@@ -7,6 +7,7 @@ import type { ItemPayload, ThreadEvent } from '../../core/index';
 import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';
+import { toInstructionsItem } from './instructionsItem';
 import {
   budgetReachedText,
   compactedText,
@@ -174,6 +175,12 @@ export class EventTranslator {
       case 'review.thread.reopened':
       case 'review.requested':
         return []; // shown as comment threads on the plan file (src/host/review)
+      case 'instructions.loaded':
+      case 'instructions.added': {
+        const item = toInstructionsItem(event);
+        this.known.set(item.id, 'instructions');
+        return [{ op: 'item.add', item }];
+      }
       case 'error': {
         // The run that failed has ended: one notice, inline, with what the person can do next.
         const id = noticeId(event.seq);
@@ -321,7 +328,8 @@ export class EventTranslator {
       case 'notice':
         return { id, kind, level: item.level ?? 'info', text };
       case 'build_report':
-        throw new Error('a build report comes from plan.execution.completed, never from an item');
+      case 'instructions':
+        throw new Error(`a ${kind} row comes from its own event, never from an item`);
     }
   }
 

@@ -3,11 +3,12 @@
  * the first session, never at activation. Each session gets a model client made with the current
  * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
  */
-import type { ModelClient, Session, SessionDeps } from '../../core/index';
+import type { McpClientPort, ModelClient, Session, SessionDeps } from '../../core/index';
 import { LiveModelClient, LiveModelNames, type LiveInputs } from '../adapters/liveModelClient';
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
 import { once } from '../disposables';
+import { lazyMcpClient } from '../../node/lazyMcpClient';
 import type { EngineAccess } from './controller';
 
 export interface EngineParts {
@@ -18,6 +19,11 @@ export interface EngineParts {
   readonly apiKey: () => Promise<string | undefined>;
   readonly observer: ModelObserver;
   readonly log: (line: string) => void;
+  /**
+   * The environment `${env:…}` in an MCP server's configuration reads (a stdio server itself gets
+   * only the SDK's safe subset plus what its configuration sets).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** The model client for a provider other than an OpenAI-compatible endpoint (VS Code's Language Model API). */
   readonly providerModel?: (settings: PlanwiseSettings) => Promise<ModelClient | undefined>;
 }
@@ -41,6 +47,11 @@ const loadModules = once(async () => {
 });
 
 export function createEngineAccess(parts: EngineParts): EngineAccess {
+  /** The MCP servers of the workspace, when the person allowed a tool of theirs (the SDK loads only then). */
+  const mcpFor = (settings: PlanwiseSettings, root: string | undefined): McpClientPort | undefined => {
+    if (settings.mcp.planningTools.length === 0 || root === undefined) return undefined;
+    return lazyMcpClient({ root, env: parts.env ?? {}, log: (line) => parts.log(line) });
+  };
   const modelFor = async (settings: PlanwiseSettings): Promise<ModelClient> => {
     const own = await parts.providerModel?.(settings);
     if (own) {
@@ -87,7 +98,9 @@ export function createEngineAccess(parts: EngineParts): EngineAccess {
   const build = async () => {
     const settings = parts.settings();
     const model = await modelFor(settings);
-    const deps: SessionDeps = { ...parts.deps(), model };
+    const base = parts.deps();
+    const mcp = mcpFor(settings, base.reader.roots[0]);
+    const deps: SessionDeps = { ...base, model, ...(mcp ? { mcp } : {}) };
     // A provider that knows its model's window (vscode.lm's maxInputTokens) overrides the setting.
     const window = model.contextWindow?.(settings.planningModel);
     return {
