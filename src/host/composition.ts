@@ -55,8 +55,10 @@ import { listModels } from './models';
 import { vscodeLmModels } from './adapters/vscodeLmProvider';
 
 /** Built in `activate()` (cheap: the essentials) and shared with the lazily loaded host. */
-export interface SharedParts
-  extends Pick<Essentials, 'context' | 'config' | 'log' | 'keys' | 'trust' | 'lensChanged' | 'showAdvice'> {
+export interface SharedParts extends Pick<
+  Essentials,
+  'context' | 'config' | 'log' | 'keys' | 'trust' | 'lensChanged' | 'showAdvice'
+> {
   /**
    * The panel's view and state (dist/panel.js), built when the view first resolves or when this
    * host is composed, whichever comes first: the first page is written before this bundle loads.
