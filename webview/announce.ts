@@ -4,6 +4,7 @@
  * the facts the host sent (the engine's counts and outcomes), two states at a time.
  */
 import type { TranscriptItem, ViewState } from '../src/protocol';
+import { GATE_KEY_LABEL } from './consent';
 
 /** Items at the end of the transcript that are compared (new rows and patched rows are there). */
 const TAIL = 30;
@@ -22,7 +23,8 @@ export function announcement(prev: ViewState, next: ViewState): string | undefin
     said.push(`Planwise has ${q.length === 1 ? 'a question' : `${q.length} questions`}: ${q[0]!.question}`);
   }
   if (next.gate && next.gate.requestId !== prev.gate?.requestId) {
-    said.push(`Plan ready: ${next.gate.title}. Ready to code?`);
+    // The focus stays where the person has it: the announcement says how to reach the choices.
+    said.push(`Plan ready: ${next.gate.title}. Ready to code? ${GATE_KEY_LABEL} goes to the choices.`);
   }
   if (next.transcript !== prev.transcript) said.push(...rowNews(prev.transcript, next.transcript));
   const da = prev.tracker?.counts.done ?? 0;

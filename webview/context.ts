@@ -6,6 +6,7 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { Post } from './bridge';
+import type { FocusIntent } from './consent';
 import type { LazyMarkdown, RenderCache } from './markdown';
 import type { PanelStore } from './store';
 import type { UiState, UiStateStore } from './uiState';
@@ -17,6 +18,8 @@ export interface PanelServices {
   renderCache: RenderCache;
   /** The markdown chunk, loaded after the first paint. */
   markdown: LazyMarkdown;
+  /** Whose act put the focus where it is (the panel makes one when none is given). */
+  intent?: FocusIntent;
 }
 
 export const PanelContext = createContext<PanelServices | null>(null);

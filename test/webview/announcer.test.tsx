@@ -41,7 +41,7 @@ describe('panel: the polite live region', () => {
         { op: 'interview.set', interview: null },
         { op: 'gate.set', gate },
       ]),
-      `Plan ready: ${gate.title}. Ready to code?`,
+      `Plan ready: ${gate.title}. Ready to code? Ctrl+Alt+Shift+G goes to the choices.`,
     );
     const t0 = { ...tracker, counts: { ...tracker.counts, done: 0 } };
     p.update([{ op: 'tracker.set', tracker: t0 }]);

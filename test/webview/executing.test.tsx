@@ -12,10 +12,29 @@ function executing(trusted = true) {
     { op: 'budget.set', budget: budget(6, 8, 3000) },
     { op: 'tracker.set', tracker: agedTracker(now, 120_000, 5_000) },
   ]);
+  // The tracker is one line until the person opens it.
+  fireEvent.click(p.container.querySelector<HTMLElement>('.pw-tracker-line')!);
   return p;
 }
 
 describe('panel: executing with the task tracker', () => {
+  it('is one line ("2/6 · step …") until opened, and opens and closes on demand', () => {
+    const p = mountPanel();
+    p.update([
+      { op: 'lifecycle.set', lifecycle: { state: 'executing', mode: 'build', busy: true } },
+      { op: 'tracker.set', tracker: agedTracker(Date.now(), 0, 0) },
+    ]);
+    const line = p.container.querySelector<HTMLElement>('.pw-tracker-line')!;
+    assert.equal(line.getAttribute('aria-expanded'), 'false');
+    assert.match(line.textContent!, /^2\/6·step \d[\d.]*( awaits your check)?: .+33%$/);
+    assert.equal(p.container.querySelector('.pw-todo-list'), null);
+    fireEvent.click(line);
+    assert.equal(line.getAttribute('aria-expanded'), 'true');
+    assert.ok(p.container.querySelector('.pw-todo-list'));
+    fireEvent.click(line);
+    assert.equal(p.container.querySelector('.pw-todo-list'), null);
+  });
+
   it("shows the engine's counts and percent in the header, and counts nothing itself", () => {
     const p = executing();
     const section = p.getByRole('region', { name: 'Task tracker' });

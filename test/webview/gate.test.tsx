@@ -39,11 +39,11 @@ describe('panel: "Ready to code?" gate', () => {
     p.unmount();
   });
 
-  it('makes the recommended choice primary (a fresh thread at 62% context) and focuses it without scrolling', () => {
-    const scrolls: unknown[] = [];
+  it('makes the recommended choice primary (a fresh thread at 62% context) and never takes the focus', () => {
+    const focused: string[] = [];
     const focus = HTMLElement.prototype.focus;
     HTMLElement.prototype.focus = function (this: HTMLElement, options?: FocusOptions) {
-      if (this.classList.contains('pw-choice')) scrolls.push(options);
+      if (this.closest('.pw-gate')) focused.push(this.className);
       focus.call(this, options);
     };
     let p: ReturnType<typeof open>;
@@ -52,11 +52,10 @@ describe('panel: "Ready to code?" gate', () => {
     } finally {
       HTMLElement.prototype.focus = focus;
     }
+    assert.deepEqual(focused, [], 'nothing in the gate was focused by its arrival');
+    assert.equal(document.activeElement, p.getByLabelText('Message Planwise'));
     const fresh = choice(p, /Yes, clear context and implement/);
-    assert.equal(document.activeElement, fresh);
-    assert.deepEqual(scrolls, [{ preventScroll: true }]);
     assert.ok(fresh.classList.contains('pw-choice-primary'));
-    assert.match(fresh.textContent!, /Recommended/);
     assert.match(fresh.textContent!, /Recommended · context 62% used\./);
     const others = [choice(p, /Yes, implement this plan/), choice(p, /No, stay in Plan mode/)];
     assert.deepEqual(
@@ -73,7 +72,44 @@ describe('panel: "Ready to code?" gate', () => {
     assert.match(fresh.textContent!, /Fresh thread; context 49% used\./);
     const execute = choice(p, /Yes, implement this plan/);
     assert.ok(execute.classList.contains('pw-choice-primary'));
-    assert.equal(document.activeElement, execute);
+    assert.notEqual(document.activeElement, execute);
+  });
+
+  it('a draft in the composer is kept whole through the plan, a revision and a snapshot', () => {
+    const p = mountPanel();
+    const box = () => p.getByLabelText('Message Planwise') as HTMLTextAreaElement;
+    box().focus();
+    fireEvent.input(box(), { target: { value: 'half a thought, with spaces ' } });
+    p.update([
+      { op: 'lifecycle.set', lifecycle: { state: 'awaiting_approval', mode: 'plan', busy: false } },
+      { op: 'gate.set', gate },
+    ]);
+    assert.equal(document.activeElement, box());
+    p.update([{ op: 'gate.set', gate: { ...gate, requestId: 'approve-2', revision: 3 } }]);
+    p.send(JSON.parse(JSON.stringify(p.host.snapshot())));
+    assert.equal(box().value, 'half a thought, with spaces ');
+    assert.equal(document.activeElement, box());
+    assert.deepEqual(p.sent('approvalResponse'), []);
+  });
+
+  it('Enter and Space on a choice the panel focused do nothing; Ctrl+Alt+Shift+G reaches the bar', () => {
+    const p = open();
+    const execute = choice(p, /Yes, implement this plan/);
+    execute.focus(); // not the person's doing: no Tab, no pointer
+    for (const key of ['Enter', ' ']) {
+      const down = fireEvent.keyDown(execute, { key });
+      assert.equal(down, false, `${JSON.stringify(key)} was let through`);
+    }
+    assert.ok(p.getByText('Move to a choice with Tab, then press Enter, or click it.'));
+    fireEvent.keyDown(p.getByLabelText('Message Planwise'), {
+      key: 'G',
+      code: 'KeyG',
+      ctrlKey: true,
+      altKey: true,
+      shiftKey: true,
+    });
+    assert.equal(document.activeElement, p.getByRole('region', { name: 'Ready to code?' }));
+    assert.deepEqual(p.sent('approvalResponse'), []);
   });
 
   it("the feedback box takes the composer's place while it is open, and the draft comes back", () => {
@@ -106,18 +142,18 @@ describe('panel: "Ready to code?" gate', () => {
     ]);
   });
 
-  it('Enter on "stay" only opens the feedback box; Enter there adds a line and never approves', () => {
+  it('Enter on "stay" only opens the feedback box; there Enter sends a revision, Shift+Enter adds a line', () => {
     const p = open();
     const stay = choice(p, /No, stay in Plan mode/);
     fireEvent.keyDown(stay, { key: 'Enter' });
     fireEvent.click(stay); // a browser turns Enter on a button into a click
     const box = p.getByLabelText('What should change?') as HTMLTextAreaElement;
     assert.equal(document.activeElement, box);
+    assert.ok(p.getByText('Enter sends · Shift+Enter new line · Esc closes'));
     fireEvent.input(box, { target: { value: 'Use a sliding window' } });
-    fireEvent.keyDown(box, { key: 'Enter' });
     fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
     assert.deepEqual(p.sent('approvalResponse'), []);
-    fireEvent.keyDown(box, { key: 'Enter', ctrlKey: true });
+    fireEvent.keyDown(box, { key: 'Enter' });
     assert.deepEqual(p.sent('approvalResponse'), [
       { type: 'approvalResponse', requestId: 'approve-1', decision: 'revise', feedback: 'Use a sliding window' },
     ]);

@@ -118,7 +118,10 @@ describe('one tracker count on every surface', () => {
     assert.equal(fromEvent, 40);
 
     const translator = new EventTranslator({ relativePath: (p) => p.slice(ws.root.length + 1) });
-    const panel = mountPanel({ state: { flags: { hasApiKey: true, trusted: true } } });
+    const panel = mountPanel({
+      state: { flags: { hasApiKey: true, trusted: true } },
+      savedUi: { expanded: { tracker: true } },
+    });
     panel.update(translator.translate(last));
     const section = panel.getByRole('region', { name: 'Task tracker' });
     const fromDom = Number(/· (\d+)%$/.exec(section.querySelector('.pw-tracker-counts')!.textContent!.trim())![1]);

@@ -6,6 +6,7 @@
  * and asks first. Every figure is the engine's; this only renders it, as text nodes.
  */
 import type { BuildReportItem, ReportFile, ReportStep } from '../../src/protocol';
+import { canRevert } from '../../src/protocol/atStake';
 import { usePanel } from '../context';
 import { Button } from '../ui/Button';
 import { Icon } from '../ui/Icon';
@@ -119,7 +120,7 @@ export function BuildReportCard({ item }: { item: BuildReportItem }) {
   const headline = `Build ${o.word}${item.complete ? '' : item.outcome === 'done' ? ', incomplete' : ''}`;
   const revert = (toStep?: string) =>
     post({ type: 'revertBuild', sessionId: item.sessionId, ...(toStep !== undefined ? { toStep } : {}) });
-  const canRevert = item.changed.length > 0 || item.checkpoints.length > 0;
+  const revertible = canRevert(item);
   return (
     <article
       class={`pw-item pw-report pw-report-${item.outcome}${item.complete ? '' : ' pw-report-incomplete'}`}
@@ -203,7 +204,7 @@ export function BuildReportCard({ item }: { item: BuildReportItem }) {
         </div>
       ) : null}
       <div class="pw-report-actions">
-        {canRevert ? (
+        {revertible ? (
           <Button
             appearance="secondary"
             testId="report-revert"

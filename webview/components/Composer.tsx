@@ -1,29 +1,48 @@
 /**
  * The message box: tasks, intent phrases ("stay in planning", "implement"), `/plan` and
  * `/plan off`. Enter sends, Shift+Enter adds a line. While a turn runs, mode commands are
- * dropped here with a notice (the host enforces the same rule).
+ * dropped here with a notice (the host enforces the same rule). `/plan off` while a plan waits
+ * for approval would cancel the plan: it asks first, keeping the plan by default. The draft lives
+ * in the UI state as it is typed, so nothing that arrives (a plan, a gate, a snapshot, the view
+ * re-created) loses a character of it.
  */
 import { useState } from 'preact/hooks';
+import { AT_STAKE_WORDS } from '../../src/protocol/atStake';
+import { ConfirmBar } from './ConfirmBar';
 import type { Lifecycle } from '../../src/protocol';
 import { usePanel } from '../context';
 import { modeCommandOf } from '../modeCommand';
 import { Icon } from '../ui/Icon';
 import { pure } from '../pure';
 
-function ComposerView({ lifecycle, disabled }: { lifecycle: Lifecycle; disabled: boolean }) {
+function ComposerView({
+  lifecycle,
+  disabled,
+  planWaiting = false,
+}: {
+  lifecycle: Lifecycle;
+  disabled: boolean;
+  planWaiting?: boolean;
+}) {
   const { post, ui } = usePanel();
   const [text, setText] = useState(() => ui.get().draft);
   const [notice, setNotice] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
 
   const change = (value: string) => {
     setText(value);
     ui.rememberDraft(value);
   };
 
-  const send = () => {
+  const send = (confirmed = false) => {
     const value = text.trim();
     if (disabled || value === '') return;
     const command = modeCommandOf(value);
+    if (command === 'plan_off' && planWaiting && !lifecycle.busy && !confirmed) {
+      setAsking(true);
+      return;
+    }
+    setAsking(false);
     if (command && lifecycle.busy) {
       setNotice(
         `“${value}” was not sent: mode switches are locked while Planwise is working. Try again when the turn ends.`,
@@ -44,6 +63,17 @@ function ComposerView({ lifecycle, disabled }: { lifecycle: Lifecycle; disabled:
         send();
       }}
     >
+      {asking && planWaiting ? (
+        <ConfirmBar
+          testId="plan-off-confirm"
+          question="Leave planning and discard the plan?"
+          detail={`/plan off cancels ${AT_STAKE_WORDS.plan.what}.`}
+          keepLabel={AT_STAKE_WORDS.plan.keep}
+          goLabel="Discard the plan"
+          onKeep={() => setAsking(false)}
+          onGo={() => send(true)}
+        />
+      ) : null}
       {notice ? (
         <div class="pw-composer-notice" role="alert">
           <Icon name="lock" /> {notice}

@@ -1,5 +1,12 @@
-/** Mode switch, lifecycle state and the budget meter. */
+/**
+ * Mode switch, lifecycle state and the budget meter. Switching to Build while a plan waits for
+ * approval would cancel it: the switch asks first, inline under the header, keeping the plan by
+ * default.
+ */
+import { useState } from 'preact/hooks';
 import type { Budget, Lifecycle, Mode, ProviderLabel } from '../../src/protocol';
+import { AT_STAKE_WORDS, type AtStake } from '../../src/protocol/atStake';
+import { ConfirmBar } from './ConfirmBar';
 import { usePanel } from '../context';
 import { ProgressRing } from '../ui/ProgressRing';
 import { BudgetMeter } from './BudgetMeter';
@@ -16,8 +23,9 @@ const STATE_LABEL: Record<Lifecycle['state'], string> = {
 
 export const MODE_LOCKED_REASON = 'Mode switches are locked while Planwise is working; they wait for the turn to end.';
 
-export function ModeSwitch({ mode, locked }: { mode: Mode; locked: boolean }) {
+export function ModeSwitch({ mode, locked, stake }: { mode: Mode; locked: boolean; stake?: AtStake }) {
   const { post } = usePanel();
+  const [asking, setAsking] = useState<Mode | null>(null);
   const option = (value: Mode, label: string, hint: string) => (
     <button
       type="button"
@@ -26,17 +34,38 @@ export function ModeSwitch({ mode, locked }: { mode: Mode; locked: boolean }) {
       disabled={locked}
       title={locked ? MODE_LOCKED_REASON : hint}
       onClick={() => {
-        if (!locked && mode !== value) post({ type: 'setMode', mode: value });
+        if (locked || mode === value) return;
+        // Leaving Plan at the gate cancels the waiting plan: that is a decision, asked for first.
+        if (value === 'build' && stake === 'plan') setAsking(value);
+        else post({ type: 'setMode', mode: value });
       }}
     >
       {label}
     </button>
   );
-  return (
+  const switcher = (
     <div class="pw-mode-switch" role="group" aria-label="Mode">
       {option('plan', 'Plan', 'Read-only planning: explore, ask, propose a plan')}
       {option('build', 'Build', 'Write-capable build agent')}
     </div>
+  );
+  if (!asking || stake !== 'plan') return switcher;
+  return (
+    <>
+      {switcher}
+      <ConfirmBar
+        testId="mode-confirm"
+        question="Switch to Build and discard the plan?"
+        detail={`Switching to Build cancels ${AT_STAKE_WORDS.plan.what}. Nothing has been built yet.`}
+        keepLabel={AT_STAKE_WORDS.plan.keep}
+        goLabel="Discard and switch to Build"
+        onKeep={() => setAsking(null)}
+        onGo={() => {
+          setAsking(null);
+          post({ type: 'setMode', mode: 'build' });
+        }}
+      />
+    </>
   );
 }
 
@@ -56,11 +85,17 @@ function ProviderButton({ provider }: { provider: ProviderLabel }) {
   );
 }
 
-function HeaderView(props: { lifecycle: Lifecycle; budget: Budget | null; locked: boolean; provider?: ProviderLabel }) {
+function HeaderView(props: {
+  lifecycle: Lifecycle;
+  budget: Budget | null;
+  locked: boolean;
+  stake?: AtStake | undefined;
+  provider?: ProviderLabel;
+}) {
   const { lifecycle, budget } = props;
   return (
     <header class="pw-header">
-      <ModeSwitch mode={lifecycle.mode} locked={lifecycle.busy || props.locked} />
+      <ModeSwitch mode={lifecycle.mode} locked={lifecycle.busy || props.locked} stake={props.stake} />
       <span class="pw-state" role="status">
         {lifecycle.busy ? <ProgressRing /> : null}
         {STATE_LABEL[lifecycle.state]}

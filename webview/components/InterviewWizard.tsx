@@ -11,6 +11,7 @@ import type { WizardProgress } from '../uiState';
 import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { pure } from '../pure';
+import { mayTakeFocus } from '../consent';
 
 const NEXT_KEYS = new Set(['ArrowDown', 'ArrowRight']);
 const PREV_KEYS = new Set(['ArrowUp', 'ArrowLeft']);
@@ -51,7 +52,7 @@ function WizardView({ interview, disabled }: { interview: Interview; disabled: b
   const save = (patch: Partial<WizardProgress>) => ui.update({ wizard: { ...progress, ...patch } });
 
   useEffect(() => {
-    optionRefs.current[tabStop]?.focus();
+    if (mayTakeFocus(document)) optionRefs.current[tabStop]?.focus();
     // Focus moves when a new interview arrives or the step changes, not on every choice.
   }, [interview.requestId, step]);
 

@@ -10,12 +10,15 @@ import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { ProgressRing } from '../ui/ProgressRing';
 import { pure } from '../pure';
+import { mayTakeFocus } from '../consent';
 
 function EnterPlanningView({ prompt, disabled }: { prompt: EnterPlanningPrompt; disabled: boolean }) {
   const { post } = usePanel();
   const [sentId, setSentId] = useState<string | null>(null);
   const enterRef = useRef<HTMLElement>(null);
-  useEffect(() => focusButton(enterRef.current), [prompt.requestId]);
+  useEffect(() => {
+    if (mayTakeFocus(document)) focusButton(enterRef.current);
+  }, [prompt.requestId]);
   const locked = disabled || sentId === prompt.requestId;
   const answer = (accept: boolean) => {
     if (locked) return;

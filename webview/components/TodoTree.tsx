@@ -1,5 +1,6 @@
 /**
- * The task tracker as a tree of any depth: status icons, a header with the engine's counts and
+ * The task tracker, collapsed to one line ("2/5 · step 3: Wire the limiter…") that opens on demand
+ * into a tree of any depth: status icons, a header with the engine's counts and
  * percent (nothing is counted here), expand/collapse, files as links, verify entries as the engine
  * parsed them: commands with Run/Cancel and their last result, checks with "Mark checked", and
  * "Awaiting your check" on a step that waits for the person. Relative times refresh every minute.
@@ -182,7 +183,45 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
   );
 }
 
+/** The node at an index path ("2.1"). */
+function nodeAt(items: readonly TrackerNode[], path: string): TrackerNode | undefined {
+  let nodes = items;
+  let found: TrackerNode | undefined;
+  for (const part of path.split('.')) {
+    found = nodes[Number(part) - 1];
+    if (!found) return undefined;
+    nodes = found.children;
+  }
+  return found;
+}
+
+function awaitingNode(nodes: readonly TrackerNode[]): TrackerNode | undefined {
+  for (const n of nodes) {
+    if (n.awaitingCheck) return n;
+    const inner = awaitingNode(n.children);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** The tracker's one line: the engine's counts and the step the build is at (or comes to next). */
+export function trackerLine(tracker: Tracker): { counts: string; step: string } {
+  const c = tracker.counts;
+  const counts = `${c.done}/${c.total}`;
+  if (c.total > 0 && c.done === c.total) return { counts, step: 'all steps done' };
+  const waiting = awaitingNode(tracker.items);
+  if (waiting) return { counts, step: `step ${waiting.path} awaits your check: ${waiting.description}` };
+  const path = activePath(tracker.items);
+  const node = path ? nodeAt(tracker.items, path) : undefined;
+  if (!node) return { counts, step: c.blocked > 0 ? `${c.blocked} blocked` : '' };
+  const where = node.status === 'in_progress' ? `step ${node.path}` : `next: step ${node.path}`;
+  return { counts, step: `${where}: ${node.description}` };
+}
+
 function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
+  const { ui } = usePanel();
+  const uiState = useUiState();
+  const open = uiState.expanded['tracker'] ?? false;
   const now = useNow(AGE_REFRESH_MS);
   const section = useRef<HTMLElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -190,12 +229,13 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
   useEffect(() => {
     if (!list.current) return undefined;
     return installRoving(list.current, { rows: '.pw-todo-row', controlsOf: (row) => row.parentElement ?? row });
-  }, []);
+  }, [open]);
   const active = activePath(tracker.items);
   useEffect(() => {
     const row = active ? section.current?.querySelector<HTMLElement>(`li[data-path="${active}"] > .pw-todo-row`) : null;
     if (section.current && row) revealRow(section.current, row);
-  }, [active]);
+  }, [active, open]);
+  const line = trackerLine(tracker);
   const c = tracker.counts;
   const percent = tracker.percent;
   const parts = [
@@ -205,21 +245,42 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
     c.pending > 0 ? `${c.pending} pending` : '',
   ].filter(Boolean);
   return (
-    <section ref={section} class="pw-tracker pw-card" aria-label="Task tracker">
-      <header class="pw-tracker-head">
-        <Icon name="checklist" />
-        <span class="pw-tracker-title">{tracker.title}</span>
-        <span class="pw-tracker-counts">
-          {parts.join(' · ')} · {percent}%
-        </span>
-        {tracker.planFile ? <FileLink path={tracker.planFile} label="plan" /> : null}
-      </header>
-      <progress class="pw-tracker-progress" max={100} value={percent} aria-label={`${percent}% complete`} />
-      <ul ref={list} class="pw-todo-list" role="tree" aria-label="Plan steps">
-        {tracker.items.map((n) => (
-          <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} />
-        ))}
-      </ul>
+    <section ref={section} class={`pw-tracker${open ? ' pw-tracker-open' : ''}`} aria-label="Task tracker">
+      <button
+        type="button"
+        class="pw-tracker-line"
+        aria-expanded={open}
+        title={open ? 'Hide the steps' : 'Show the steps'}
+        onClick={() => ui.setExpanded('tracker', !open)}
+      >
+        <Icon name={open ? 'chevron-down' : 'chevron-right'} />
+        <span class="pw-tracker-line-counts">{line.counts}</span>
+        {line.step ? (
+          <>
+            <span aria-hidden="true">·</span>
+            <RichText text={line.step} format="inline" class="pw-tracker-line-step" />
+          </>
+        ) : null}
+        <span class="pw-tracker-line-percent">{percent}%</span>
+      </button>
+      {open ? (
+        <div class="pw-tracker-body">
+          <header class="pw-tracker-head">
+            <Icon name="checklist" />
+            <span class="pw-tracker-title">{tracker.title}</span>
+            <span class="pw-tracker-counts">
+              {parts.join(' · ')} · {percent}%
+            </span>
+            {tracker.planFile ? <FileLink path={tracker.planFile} label="plan" /> : null}
+          </header>
+          <progress class="pw-tracker-progress" max={100} value={percent} aria-label={`${percent}% complete`} />
+          <ul ref={list} class="pw-todo-list" role="tree" aria-label="Plan steps">
+            {tracker.items.map((n) => (
+              <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </section>
   );
 }

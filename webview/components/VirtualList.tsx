@@ -7,7 +7,8 @@
  *
  * Auto-scroll: while "following", every update ends at the bottom. Any upward scroll by the
  * person (wheel, keys, scrollbar) stops following; reaching the bottom again resumes it. The
- * list never moves the scroll position while not following.
+ * list never moves the scroll position while not following; "Jump to latest" then shows on its own
+ * line under the list.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -288,10 +289,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         ))}
         <div class="pw-spacer pw-spacer-after" />
       </div>
+      {/* Below the list, never over it: the button takes its own line and covers no text. */}
       {!following && items.length > 0 ? (
-        <button type="button" class="pw-jump" onClick={jumpToLatest}>
-          Jump to latest
-        </button>
+        <div class="pw-jump-row">
+          <button type="button" class="pw-jump" onClick={jumpToLatest}>
+            Jump to latest
+          </button>
+        </div>
       ) : null}
     </div>
   );

@@ -3,13 +3,21 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision } from '../../core/index';
 import { adviceForMissingKey } from '../errors';
 import { describeError } from '../log';
+import { confirmDiscard, type DiscardUi } from '../prompts/discard';
 import { askFeedback } from '../prompts/native';
 import { MissingApiKeyError } from '../session/engine';
 import type { HostServices } from './services';
 
 const SELECTION_PREFILL_MAX = 2000;
 
+/** The palette's modal for a command that would discard a waiting plan or a finished build's Revert. */
+const discardUi: DiscardUi = {
+  ask: async (message, detail, buttons) =>
+    vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons),
+};
+
 export async function startPlanning(s: HostServices, task?: unknown): Promise<void> {
+  if (!(await confirmDiscard(discardUi, 'start', s.controller.atStake()))) return;
   let text = typeof task === 'string' ? task.trim() : '';
   if (text === '') {
     const editor = vscode.window.activeTextEditor;
@@ -63,6 +71,7 @@ export async function stayInPlanning(s: HostServices, feedback?: unknown): Promi
 }
 
 export async function cancelPlan(s: HostServices): Promise<void> {
+  if (!(await confirmDiscard(discardUi, 'cancel', s.controller.atStake()))) return;
   await s.controller.cancelPlan();
 }
 

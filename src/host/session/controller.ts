@@ -6,6 +6,7 @@
  */
 import type { ThreadEvent, ApprovalDecision, Session, SessionStop } from '../../core/index';
 import type { DeltaOp, Flags, Mode, PanelNotice, ViewState } from '../../protocol';
+import { atStake, type AtStake } from '../../protocol/atStake';
 import { emptyViewState } from '../../protocol/emptyState';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';
@@ -60,6 +61,12 @@ export class SessionController {
    */
   get isBusy(): boolean {
     return this.running !== undefined && this.deps.pending.size === 0;
+  }
+
+  /** What a new start or a cancel would throw away: a plan waiting for approval, or a finished build's Revert. */
+  atStake(): AtStake | undefined {
+    if (this.deps.pending.has('approval')) return 'plan';
+    return this.isBusy ? undefined : atStake(this.deps.hub.state);
   }
 
   /** Inputs of the context keys. */
