@@ -1,7 +1,8 @@
 /**
  * Keyboard and screen reader in real Chromium, with a 12-step tracker and a transcript full of
- * links and results: focusing the view lands on the gate, its first choice is at most 5 Tab
- * presses away, and the tracker and the transcript are one Tab stop each (a tree, and arrows).
+ * links and results: focusing the view lands on the gate's bar (never on a choice), its first
+ * choice is at most 5 Tab presses away and Enter there approves, and the opened tracker and the
+ * transcript are one Tab stop each (a tree, and arrows).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -91,25 +92,45 @@ describe('keyboard and screen reader in Chromium', function () {
       return { text: el?.textContent?.trim() ?? '', role: el?.getAttribute('role') ?? el?.tagName ?? '' };
     });
 
-  it('focusing the view lands on the gate, and its first choice is at most 5 Tab presses away', async () => {
+  it('focusing the view lands on the gate bar, its first choice is at most 5 Tab presses away, and Enter there approves', async () => {
     await page.evaluate(() => {
       (document.activeElement as HTMLElement | null)?.blur();
       window.dispatchEvent(new Event('focus'));
     });
-    assert.match(
-      (await active()).text,
-      /^Yes, clear context and implement/,
-      "the view focus lands on the gate's primary choice",
-    );
+    const landed = await page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    assert.equal(landed, 'gate', 'the view focus lands on the gate bar, not on a choice');
+    // Nothing typed there approves.
+    await page.keyboard.type(' y\n');
     let presses = 0;
     while (!/^Yes, implement this plan/.test((await active()).text) && presses < 10) {
-      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
       presses++;
     }
     assert.ok(presses <= 5, `${presses} Tab presses to the first choice`);
+    const posted = () =>
+      page.evaluate(() =>
+        (window as never as { __harness: { posted: { type: string }[] } }).__harness.posted.filter(
+          (m) => m.type === 'approvalResponse',
+        ),
+      );
+    assert.deepEqual(await posted(), []);
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await posted(), [{ type: 'approvalResponse', requestId: gate.requestId, decision: 'execute' }]);
   });
 
   it('the tracker and the transcript are one Tab stop each; arrows move inside them', async () => {
+    // A plan proposed during the build: the tracker's line shows with the gate; opened, it is a tree.
+    await page.evaluate(
+      (m) => (window as never as { __harness: { deliver(x: unknown[]): void } }).__harness.deliver(m),
+      [
+        {
+          type: 'snapshot',
+          seq: 2,
+          state: { ...state, lifecycle: { state: 'executing', mode: 'build', busy: false } },
+        },
+      ],
+    );
+    await page.locator('.pw-tracker-line').click();
     const snapshot = await page.locator('.pw-tracker').ariaSnapshot();
     assert.match(snapshot, /tree "Plan steps"/);
     assert.match(snapshot, /treeitem/);

@@ -352,11 +352,12 @@ describe('panel in Chromium', function () {
         // The page carries only the glyphs the panel names (scripts/panelStyles.mjs): each one shown has its rule.
         assert.deepEqual(await glyphless(panel.page), [], `codicons without a glyph in the ${scene.name} scene`);
       }
-      // What the last scenes must show: the tracker's counts and the Resume offer.
-      assert.match(
-        (await panel.page.getByRole('region', { name: 'Task tracker' }).textContent())!,
-        /2\/6 done · 2 in progress · 1 blocked · 1 pending · 33%/,
-      );
+      // What the last scenes must show: the tracker's line, its counts once opened, and the Resume offer.
+      const tracker = panel.page.getByRole('region', { name: 'Task tracker' });
+      assert.match((await tracker.textContent())!, /^2\/6·step 5 awaits your check: .*33%$/);
+      await tracker.locator('.pw-tracker-line').click();
+      assert.match((await tracker.textContent())!, /2\/6 done · 2 in progress · 1 blocked · 1 pending · 33%/);
+      await panel.page.screenshot({ path: join(artifacts, `tracker-open-${theme}.png`) });
       assert.ok(
         await panel.page.getByRole('alert').filter({ hasText: 'blocked calls' }).getByText('Resume').isVisible(),
       );
@@ -410,23 +411,33 @@ describe('panel in Chromium', function () {
       },
     );
 
-    // The gate: focus on the primary choice; Tab reaches "stay", whose Enter opens the feedback box;
-    // Enter there is a newline; Ctrl+Enter revises.
+    // The gate: its arrival takes no focus; Ctrl+Alt+Shift+G reaches its bar and Tab "stay", whose
+    // Enter opens the feedback box; there Shift+Enter is a newline and Enter revises.
     await panel.deliver(session.scenes.find((s) => s.name === 'gate')!.messages);
     await page.getByRole('region', { name: 'Ready to code?' }).waitFor();
     await panel.settle();
-    assert.match(await activeText(page), /^Yes, clear context and implement/);
-    await page.keyboard.press('Tab');
-    assert.match(await activeText(page), /^No, stay in Plan mode/);
+    const inGate = () => page.evaluate(() => document.activeElement?.closest('.pw-gate') !== null);
+    assert.equal(await inGate(), false, 'the gate took the focus');
+    await page.keyboard.press('Control+Alt+Shift+G');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'gate');
+    const tabTo = async (text: RegExp) => {
+      for (let i = 0; i < 6 && !text.test(await activeText(page)); i++) await page.keyboard.press('Tab');
+      assert.match(await activeText(page), text);
+    };
+    await tabTo(/^No, stay in Plan mode/);
     await page.keyboard.press('Enter');
     await page.getByLabel('What should change?').waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
     await page.keyboard.type('Use a sliding window');
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Enter');
     await page.keyboard.type('and per-key limits');
     await panel.settle();
-    assert.equal((await panel.posted()).filter((m) => m.type === 'approvalResponse').length, 0, 'Enter never sends');
-    await page.keyboard.press('Control+Enter');
+    assert.equal(
+      (await panel.posted()).filter((m) => m.type === 'approvalResponse').length,
+      0,
+      'Shift+Enter never sends',
+    );
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.__harness.posted.some((m) => m.type === 'approvalResponse'));
     assert.deepEqual(
       (await panel.posted()).filter((m) => m.type === 'approvalResponse'),
@@ -440,7 +451,8 @@ describe('panel in Chromium', function () {
       ],
     );
 
-    // A revised plan: focus is on its primary choice, "clear context and implement" at 62% context.
+    // A revised plan: the focus stays out of the gate; the person goes there and picks the
+    // primary choice, "clear context and implement" at 62% context.
     await panel.deliver([
       {
         type: 'delta',
@@ -449,7 +461,9 @@ describe('panel in Chromium', function () {
       },
     ]);
     await panel.settle();
-    assert.match(await activeText(page), /^Yes, clear context and implement/);
+    assert.equal(await inGate(), false, 'the revision took the focus');
+    await page.keyboard.press('Control+Alt+Shift+G');
+    await tabTo(/^Yes, clear context and implement/);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.__harness.posted.filter((m) => m.type === 'approvalResponse').length === 2);
     assert.deepEqual((await panel.posted()).filter((m) => m.type === 'approvalResponse').at(-1), {
