@@ -1,11 +1,12 @@
 // The first hour of a new user in a real VS Code (code-server) on the installed VSIX (issue 17):
 // the first-run setup card pointed at a local server (Test connection, no key asked) and the first
 // plan; the gate in a 300 px side bar with the header and all three choices in view; from "Focus on
-// Planning View" to approving in at most 5 Tab presses; and a reload mid-stream that comes back as
+// Planning View" (which lands on the gate's bar, never on a choice) to approving in at most 5 Tab presses; and a reload mid-stream that comes back as
 // "Interrupted — Resume"; a 401 that ends the turn with one error, then the key set and Retry sending
 // the same request with it; and keyboard only through a gate whose recommended choice is not the
 // first, each of its three choices reached (Chromium's accessibility tree names the focus) in at
-// most 5 Tab presses and activated with Enter.
+// most 5 Tab presses from the gate's bar (Focus on Planning View, or Ctrl+Alt+Shift+G after a
+// revision, which takes no focus by itself) and activated with Enter.
 // Screenshots: test-artifacts/e2e/first-hour-*.png (the README's docs/ images come from these).
 import assert from 'node:assert/strict';
 import { sse } from '../support/scriptedServer';
@@ -226,9 +227,11 @@ describe('e2e: the first hour (installed VSIX)', function () {
     const order = await (await panel.locator('.pw-choice .pw-choice-title')).allInnerTexts();
     assert.deepEqual(order, [CHOICES.execute, CHOICES.fresh, CHOICES.stay], 'the recommended choice is not first');
 
-    // From "Focus on Planning View": the focus lands on the recommended choice.
+    // From "Focus on Planning View": the focus lands on the gate's bar, then Tab reaches the recommended choice.
     await focusView(wb, panel);
-    const landed = await waitForFocus(wb, panel, CHOICES.fresh);
+    const bar = await waitForFocus(wb, panel, 'Ready to code?');
+    assert.equal(bar.role, 'region');
+    const landed = (await tabTo(wb, panel, '.pw-choice-primary', CHOICES.fresh)).focused;
     assert.equal(landed.role, 'button');
     assert.match(landed.description, /^Recommended · context 6\d% used\.$/);
     await wb.screenshot('first-hour-7-keyboard-gate');
@@ -246,8 +249,9 @@ describe('e2e: the first hour (installed VSIX)', function () {
     await panel.waitFor('.pw-gate', { text: 'Greet with Bonjour' });
     assert.match(messageText(model.requests[reviseMark]!.body.messages.at(-1)), /Say Bonjour\./);
 
-    // Gate 2 (revision 2): the focus is on the recommended choice again; "Yes, implement this plan".
-    await waitForFocus(wb, panel, CHOICES.fresh);
+    // Gate 2 (revision 2): it takes no focus; Ctrl+Alt+Shift+G reaches its bar; "Yes, implement this plan".
+    await wb.page.keyboard.press('Control+Alt+Shift+G');
+    await waitForFocus(wb, panel, 'Ready to code?');
     const execute = await tabTo(wb, panel, '.pw-choice:not(.pw-choice-primary):not(.pw-choice-stay)', CHOICES.execute);
     counts[CHOICES.execute] = execute.presses;
     const buildMark = model.mark();

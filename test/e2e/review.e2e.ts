@@ -14,6 +14,7 @@ import { makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript, messageText } from './support/modelScript';
 import {
   Panel,
+  commentOnLine as addComment,
   clickCodeLens,
   openFile,
   planwiseSettings,
@@ -80,41 +81,7 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     await endScenario('planwise-review', { server, wb, model, ws });
   });
 
-  /** Puts the cursor on `line` (1-based) of the active editor and opens a new comment there. */
-  async function commentOnLine(line: number, text: string): Promise<void> {
-    const page = wb!.page;
-    await wb!.runCommand('Go to Line/Column...');
-    await page.keyboard.type(String(line));
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
-    await wb!.runCommand('Comments: Add Comment on Current Selection');
-    const form = page.locator('.review-widget .comment-form').last();
-    await form.waitFor({ state: 'visible', timeout: 20_000 });
-    // The form's input is an editor: VS Code 1.100 types through its hidden textarea, 1.106 through
-    // an EditContext with no textarea, so focus it the way a person does, by clicking it. Under
-    // full-suite load a click once did not take focus and the text went nowhere (a clean-clone CI
-    // run): type again until the input shows it.
-    const input = form.locator('.monaco-editor').first();
-    for (let attempt = 1; ; attempt++) {
-      await input.click();
-      await page.keyboard.type(text);
-      const shown = await input
-        .locator('.view-lines')
-        .filter({ hasText: text })
-        .waitFor({ state: 'visible', timeout: 3000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (shown) break;
-      assert.ok(attempt < 3, `the comment input never showed the typed text after ${attempt} tries`);
-      await input.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Delete');
-    }
-    await page.locator('.review-widget').getByText('Add Comment', { exact: true }).last().click();
-    await page.locator('.review-widget', { hasText: text }).first().waitFor({ state: 'visible', timeout: 20_000 });
-  }
+  const commentOnLine = (line: number, text: string) => addComment(wb!, line, text);
 
   it('comments reach the planner, get answers, follow revision 2, and a resolved one is not sent again', async function () {
     assert.ok(wb);

@@ -3,6 +3,7 @@
  * flows, editors and CodeLenses. Selectors are those of VS Code 1.106's web workbench and of the
  * panel's own markup (webview/components/*).
  */
+import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
@@ -89,9 +90,29 @@ export class Panel {
   }
 }
 
-/** "Planwise: Start Planning", then the task typed into its input box. */
-export async function startPlanning(wb: Workbench, task: string): Promise<void> {
+/** The workbench's modal dialog (VS Code's own, drawn in the page). */
+export const DIALOG = '.monaco-dialog-box';
+
+/**
+ * "Planwise: Start Planning", then the task typed into its input box. When a plan waits at the gate
+ * (or a finished build offers Revert) the command asks first: the scenario's person then chooses
+ * "discard" (the default here), or keeps what is there and starts nothing.
+ */
+export async function startPlanning(
+  wb: Workbench,
+  task: string,
+  opts: { atStake?: 'discard' | 'keep' } = {},
+): Promise<void> {
   await wb.runCommand('Planwise: Start Planning');
+  const input = wb.page.locator(SELECTORS.quickInput).filter({ hasText: /Describe the task/ });
+  const dialog = wb.page.locator(DIALOG);
+  await input.or(dialog).first().waitFor({ state: 'visible', timeout: 30_000 });
+  if (await dialog.isVisible()) {
+    const keep = (opts.atStake ?? 'discard') === 'keep';
+    await dialog.getByRole('button', { name: keep ? /^Keep the/ : /^(Discard and start|Start a new plan)$/ }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    if (keep) return;
+  }
   await fillInputBox(wb, task, /Describe the task/);
 }
 
@@ -374,4 +395,40 @@ export async function reloadWindow(wb: Workbench): Promise<void> {
   await loaded;
   await wb.page.locator(SELECTORS.statusBar).waitFor({ state: 'visible', timeout: 60_000 });
   await wb.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** Puts the cursor on `line` (1-based) of the active editor and opens a new comment there. */
+export async function commentOnLine(wb: Workbench, line: number, text: string): Promise<void> {
+  const page = wb.page;
+  await wb.runCommand('Go to Line/Column...');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await wb.runCommand('Comments: Add Comment on Current Selection');
+  const form = page.locator('.review-widget .comment-form').last();
+  await form.waitFor({ state: 'visible', timeout: 20_000 });
+  // The form's input is an editor: VS Code 1.100 types through its hidden textarea, 1.106 through
+  // an EditContext with no textarea, so focus it the way a person does, by clicking it. Under
+  // full-suite load a click once did not take focus and the text went nowhere (a clean-clone CI
+  // run): type again until the input shows it.
+  const input = form.locator('.monaco-editor').first();
+  for (let attempt = 1; ; attempt++) {
+    await input.click();
+    await page.keyboard.type(text);
+    const shown = await input
+      .locator('.view-lines')
+      .filter({ hasText: text })
+      .waitFor({ state: 'visible', timeout: 3000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (shown) break;
+    assert.ok(attempt < 3, `the comment input never showed the typed text after ${attempt} tries`);
+    await input.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+  }
+  await page.locator('.review-widget').getByText('Add Comment', { exact: true }).last().click();
+  await page.locator('.review-widget', { hasText: text }).first().waitFor({ state: 'visible', timeout: 20_000 });
 }
