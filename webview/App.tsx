@@ -118,8 +118,11 @@ export function App({ store, services: given }: { store: PanelStore; services: P
       </div>
     ) : null;
 
-  // Before the build the plan card is the plan: the tracker line joins once the plan is approved.
-  const showTracker = state.tracker !== null && !(state.gate && state.lifecycle.state !== 'executing');
+  // Before the build the plan card is the plan: at the gate the tracker's line shows only once a
+  // step has moved (a verify run from the plan file's lens, a plan proposed during the build).
+  const t = state.tracker;
+  const untouched = t !== null && t.counts.done + t.counts.inProgress + t.counts.blocked === 0;
+  const showTracker = t !== null && !(state.gate && state.lifecycle.state !== 'executing' && untouched);
 
   return (
     <PanelContext.Provider value={services}>

@@ -96,6 +96,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
       sse.textTurn('two() returns 20; a.js was left unsaved because it had your changes.'),
     );
     await approve();
+    await panel.openTracker(90_000);
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     const shown = await waitForEditorText(wb, 'return 20;');
     assert.ok(shown.includes(PERSON), `the person's line is still in the buffer:\n${shown}`);
@@ -164,6 +165,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     await wb.page.keyboard.press('End');
     await wb.page.keyboard.type(' // kept');
     await waitForEditorText(wb, 'return 1; // kept');
+    await panel.openTracker(90_000);
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     await waitForEditorText(wb, 'return 100; // kept');
     const build = model.since(mark);
@@ -184,6 +186,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
       sse.textTurn('b.js says after.'),
     );
     await approve();
+    await panel.openTracker(90_000);
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     assert.equal(readFileSync(ws.file('b.js'), 'utf8'), "exports.b = 'after';\n", 'saved: it had no unsaved changes');
     assert.doesNotMatch(toolResults(model.since(mark)[1]).join('\n'), /left unsaved/);

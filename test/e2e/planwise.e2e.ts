@@ -213,6 +213,7 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     await wb.screenshot('e2e-05-executing');
 
     // The tracker reaches 100%; the file was saved.
+    await panel.openTracker();
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     assert.equal(readFileSync(ws.file('greet.js'), 'utf8'), GREET_AFTER);
     await wb.screenshot('e2e-06-done');
@@ -309,6 +310,7 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     await model.waitForRequests(mark + 2);
     // The command passed, but only the person signs a check off: the agent was told so.
     assert.match(toolResults(model.requests[mark + 1]).join('\n'), /awaiting the person's check/);
+    await panel.openTracker();
     const waiting = await panel.waitFor('.pw-todo', { text: 'Awaiting your check', timeoutMs: 60_000 });
     assert.match(await waiting.innerText(), /Add the greet function/);
     await panel.waitFor('.pw-tracker-counts', { text: '0/1 done · 1 in progress · 0%' });
@@ -325,6 +327,7 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     // A window reload keeps all of it: the lens's sign-off (kept in <stem>.verify.json), and the
     // session whose step awaits the other check, brought back by itself although it is idle.
     await reloadWindow(wb);
+    await panel.openTracker();
     await panel.waitFor('.pw-todo', { text: 'Awaiting your check', timeoutMs: 60_000 });
     await panel.waitFor('.pw-verify-check', { text: /confirm the greeting in greet\.js shows Hello\s*checked/ });
     await activeTab(wb, /\.md$/);

@@ -259,6 +259,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     const mark = model.mark();
     await (await panel.frame()).getByRole('button', { name: /Yes, implement this plan/ }).click();
     await waitForEditorText(wb, "'Hello, ' + name + '!'");
+    await panel.openTracker(90_000);
     await panel.waitFor('.pw-tracker-counts', { text: '100%', timeoutMs: 90_000 });
     await panel.waitFor('.pw-assistant', { text: 'the check passes' });
     await wb.screenshot('e2e-lm-05-built');

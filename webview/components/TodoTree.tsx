@@ -205,17 +205,19 @@ function awaitingNode(nodes: readonly TrackerNode[]): TrackerNode | undefined {
 }
 
 /** The tracker's one line: the engine's counts and the step the build is at (or comes to next). */
-export function trackerLine(tracker: Tracker): { counts: string; step: string } {
+export function trackerLine(tracker: Tracker): { counts: string; step: string; status: TrackerStatus } {
   const c = tracker.counts;
   const counts = `${c.done}/${c.total}`;
-  if (c.total > 0 && c.done === c.total) return { counts, step: 'all steps done' };
+  if (c.total > 0 && c.done === c.total) return { counts, step: 'all steps done', status: 'completed' };
   const waiting = awaitingNode(tracker.items);
-  if (waiting) return { counts, step: `step ${waiting.path} awaits your check: ${waiting.description}` };
+  if (waiting) {
+    return { counts, step: `step ${waiting.path} awaits your check: ${waiting.description}`, status: waiting.status };
+  }
   const path = activePath(tracker.items);
   const node = path ? nodeAt(tracker.items, path) : undefined;
-  if (!node) return { counts, step: c.blocked > 0 ? `${c.blocked} blocked` : '' };
+  if (!node) return { counts, step: c.blocked > 0 ? `${c.blocked} blocked` : '', status: 'blocked' };
   const where = node.status === 'in_progress' ? `step ${node.path}` : `next: step ${node.path}`;
-  return { counts, step: `${where}: ${node.description}` };
+  return { counts, step: `${where}: ${node.description}`, status: node.status };
 }
 
 function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean }) {
@@ -254,6 +256,9 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
         onClick={() => ui.setExpanded('tracker', !open)}
       >
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
+        <span class={`pw-tracker-line-status pw-status-${line.status}`}>
+          <Icon name={STATUS[line.status].icon} label={STATUS[line.status].label} class="pw-status-icon" />
+        </span>
         <span class="pw-tracker-line-counts">{line.counts}</span>
         {line.step ? (
           <>

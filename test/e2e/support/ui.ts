@@ -79,6 +79,13 @@ export class Panel {
     }
   }
 
+  /** Opens the tracker (one line until the person clicks it); it stays open, as the person left it. */
+  async openTracker(timeoutMs = 60_000): Promise<void> {
+    const line = await this.waitFor('.pw-tracker-line', { timeoutMs });
+    if ((await line.getAttribute('aria-expanded')) !== 'true') await line.click();
+    await this.waitFor('.pw-tracker-body');
+  }
+
   /** The panel's visible text. */
   async text(): Promise<string> {
     return (await this.frame()).locator('body').innerText();
