@@ -276,6 +276,32 @@ describe('consent at the gate, in Chromium at 300 × 800', function () {
     assert.deepEqual(await documentScroll(), { top: 0, fits: true });
   });
 
+  it('high contrast, keyboard only: the bar and the choice the person tabbed to show their focus', async () => {
+    await page.goto(`${server.origin}/?theme=hc`);
+    await page.waitForFunction(() =>
+      (window as never as HarnessWindow).__harness.posted.some((m) => m.type === 'ready'),
+    );
+    seq = 0;
+    await show(atGate(1));
+    await composer().click();
+    await page.keyboard.press('Control+Alt+Shift+G');
+    const outline = () =>
+      page.evaluate(() => {
+        const s = getComputedStyle(document.activeElement!);
+        return { style: s.outlineStyle, width: s.outlineWidth, color: s.outlineColor };
+      });
+    const bar = await outline();
+    assert.notEqual(bar.style, 'none', 'the gate bar shows its focus');
+    await page.screenshot({ path: join(artifacts, 'consent-hc-gate-bar.png') });
+    while ((await page.evaluate(() => document.activeElement?.textContent ?? '')).indexOf('Yes, implement') !== 0) {
+      await page.keyboard.press('Tab');
+    }
+    const choice = await outline();
+    assert.notEqual(choice.style, 'none', 'the choice shows its focus');
+    assert.notEqual(choice.color, 'rgba(0, 0, 0, 0)');
+    await page.screenshot({ path: join(artifacts, 'consent-hc-choice-focused.png') });
+  });
+
   it('the unresolved-comments question and the feedback box’s Send open in view; Enter sends the feedback', async () => {
     const comments = [1, 2].map((n) => ({
       id: `c${n}`,
