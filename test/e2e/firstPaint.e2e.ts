@@ -26,7 +26,7 @@ import {
 import { endScenario, readJsonLines, screenshotOnFailure } from './support/artifacts';
 import { greetingPlan, makeWorkspace, planTurn, type Workspace } from './support/fixtures';
 import { ModelScript } from './support/modelScript';
-import { FOCUS_PANEL, Panel, planwiseSettings, reloadWindow } from './support/ui';
+import { DIALOG, FOCUS_PANEL, Panel, planwiseSettings, reloadWindow } from './support/ui';
 import { SELECTORS } from './harness';
 import type { Frame } from 'playwright-core';
 
@@ -286,6 +286,10 @@ describe('e2e: first paint without the engine, and the time to the first request
       const cancelled = async () => (await panel.locator('.pw-notice')).filter({ hasText: /Plan cancelled/ }).count();
       const before = await cancelled();
       await wb.runCommand('Planwise: Cancel Plan');
+      // A waiting plan is discarded only on the person's word.
+      const ask = wb.page.locator(DIALOG, { hasText: 'Cancel the plan waiting for your approval?' });
+      await ask.getByRole('button', { name: 'Cancel the plan', exact: true }).click();
+      await ask.waitFor({ state: 'hidden', timeout: 10_000 });
       for (let t = 0; (await cancelled()) <= before; t++) {
         assert.ok(t < 120, 'the plan was not cancelled');
         await new Promise((r) => setTimeout(r, 250));

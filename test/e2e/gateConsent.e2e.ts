@@ -163,7 +163,7 @@ describe('e2e: consent at the gate at the default window (installed VSIX)', func
     await model.waitForRequests(mark + 1);
     await composer(frame).waitFor({ state: 'visible' });
     await composer(frame).click();
-    await wb.page.keyboard.press('End');
+    await wb.page.keyboard.press('Control+End');
     const before = await composer(frame).inputValue();
     const revised = frame.locator('.pw-gate-revision', { hasText: 'revision 2' });
     const typed = await typeThrough(' also mind the comma,', () => revised.isVisible(), '  and  the  spaces ');
@@ -239,6 +239,10 @@ describe('e2e: consent at the gate at the default window (installed VSIX)', func
     await frame.getByRole('button', { name: 'Build', exact: true }).click();
     await frame.getByTestId('mode-confirm-go').click();
     await frame.locator('.pw-gate').waitFor({ state: 'detached', timeout: 30_000 });
+    // Back to Plan (nothing waits now, so nothing is asked) for the next plan.
+    await panel.waitFor('.pw-mode-on', { text: 'Build' });
+    await frame.getByRole('button', { name: 'Plan', exact: true }).click();
+    await panel.waitFor('.pw-mode-on', { text: 'Plan' });
   });
 
   it('a 12-step plan at 300 px: text box, choices and a third of transcript on screen, the document never scrolls, the plan once', async function () {
