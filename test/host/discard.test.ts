@@ -66,6 +66,19 @@ describe('the palette asks before discarding a waiting plan or a finished build'
     assert.equal(await confirmDiscard(after.ui, 'cancel', 'build'), true, 'Cancel Plan has no build to discard');
   });
 
+  it('Build at the gate (once the person said so) cancels the plan, and the toggle then shows Build', async () => {
+    h = await startEngineHost([sse.textTurn(planResponse(samplePlan()))]);
+    void h.controller.start('add a greeting helper', 'plan');
+    await until(() => h!.pending.has('approval'), 'the gate');
+    await h.controller.setMode('build');
+    assert.equal(h.pending.has('approval'), false);
+    assert.equal(h.hub.state.gate, null);
+    assert.equal(h.hub.state.lifecycle.mode, 'build', 'the toggle shows the mode the next start takes');
+    assert.equal(h.controller.atStake(), undefined);
+    await h.controller.setMode('plan');
+    assert.equal(h.hub.state.lifecycle.mode, 'plan');
+  });
+
   it('the safe choice comes first, so it is the modal’s default button', () => {
     for (const action of ['start', 'cancel'] as const) {
       const q = discardQuestion(action, 'plan');

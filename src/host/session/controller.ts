@@ -194,7 +194,12 @@ export class SessionController {
       this.deps.hub.update([{ op: 'lifecycle.set', lifecycle }]);
       return;
     }
-    await this.track(this.session.submit(mode === 'plan' ? '/plan' : '/plan off'));
+    const session = this.session;
+    await this.track(session.submit(mode === 'plan' ? '/plan' : '/plan off'));
+    // `/plan off` ended the session's planning: the toggle shows the mode the next start takes.
+    if (this.session === session && (session.state === 'idle' || session.state === 'cancelled')) {
+      this.deps.hub.update(this.deps.translator.syncLifecycle({ ...this.deps.translator.currentLifecycle, mode }));
+    }
   }
 
   /**
