@@ -44,6 +44,10 @@ export interface WorkspaceWriter {
 
 export interface RunOptions {
   readonly cwd: string;
+  /**
+   * Laid over the runner's environment: `undefined` removes a variable, and a name ending in `*`
+   * with `undefined` removes every variable with that prefix (`GIT_*`) before the others apply.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   /** Bytes kept of each of stdout and stderr; the rest is dropped and `truncated` set. */

@@ -29,8 +29,7 @@ export class NodeCommandRunner implements CommandRunner {
     const started = Date.now();
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal));
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...this.baseEnv, ...options.env })) if (v !== undefined) env[k] = v;
+    const env = runEnv(this.baseEnv, options.env);
 
     return new Promise<RunResult>((resolve, reject) => {
       const child = spawn(this.shell, ['-c', command], {
@@ -97,6 +96,29 @@ export class NodeCommandRunner implements CommandRunner {
       child.on('close', (code) => finish(code));
     });
   }
+}
+
+/**
+ * `changes` laid over `base`: `undefined` removes a variable, and a name ending in `*` with
+ * `undefined` removes every variable of `base` with that prefix first (`GIT_*`).
+ */
+export function runEnv(
+  base: Readonly<Record<string, string | undefined>>,
+  changes: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string> {
+  const prefixes = Object.keys(changes)
+    .filter((k) => k.endsWith('*') && changes[k] === undefined)
+    .map((k) => k.slice(0, -1));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v !== undefined && !prefixes.some((p) => k.startsWith(p))) env[k] = v;
+  }
+  for (const [k, v] of Object.entries(changes)) {
+    if (k.endsWith('*')) continue;
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
 }
 
 /** Keeps the first `limit` bytes of a stream; the text never ends inside a UTF-8 character. */

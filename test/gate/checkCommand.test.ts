@@ -7,10 +7,14 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
+import { GATE_RUN_ENV } from '../../src/core/gate/runEnv';
 
 (globalThis as { PLANWISE_VERSION?: string }).PLANWISE_VERSION ??= '0.0.0-test';
 
 const repo = resolve(__dirname, '../..');
+
+/** The environment changes every admitted command runs with, as `--json` prints them (null: removed). */
+const ENV = Object.fromEntries(Object.entries(GATE_RUN_ENV).map(([k, v]) => [k, v ?? null]));
 
 describe('planwise check-command', () => {
   let ws: string;
@@ -68,7 +72,26 @@ describe('planwise check-command', () => {
       rule: 'allowed',
       reason: 'allowed: read-only command',
       runs: "sed --sandbox -n '1p' src/a.ts",
+      env: ENV,
     });
+  });
+
+  it('--json shows git running with its safe options and the configuration that outranks the repository', async () => {
+    const r = await run(['--json', '--', 'git log -p -1 | head']);
+    const line = JSON.parse(r.out) as { runs: string; env: Record<string, string | null> };
+    assert.equal(line.runs, 'git log --no-textconv --no-ext-diff -p -1 | head');
+    const settings = new Map<string, string>();
+    for (let n = 0; n < Number(line.env['GIT_CONFIG_COUNT']); n++)
+      settings.set(line.env[`GIT_CONFIG_KEY_${n}`] as string, line.env[`GIT_CONFIG_VALUE_${n}`] as string);
+    for (const [key, value] of [
+      ['safe.bareRepository', 'explicit'],
+      ['core.hooksPath', '/dev/null'],
+      ['core.fsmonitor', 'false'],
+      ['log.showSignature', 'false'],
+    ])
+      assert.equal(settings.get(key), value, key);
+    assert.equal(line.env['GIT_*'], null, 'the parent environment gives git nothing');
+    assert.equal(line.env['RIPGREP_CONFIG_PATH'], null);
   });
 
   it('strips a UTF-8 byte order mark at the start of a batch, and judges a # inside a word as text', async () => {
@@ -114,6 +137,7 @@ describe('planwise check-command', () => {
           rule: 'allowed',
           reason: 'allowed: read-only command',
           runs: 'git status',
+          env: ENV,
         },
         { command: 'rm -rf src', allowed: false, rule: 'program', reason: "blocked: 'rm' changes files" },
         {
@@ -122,6 +146,7 @@ describe('planwise check-command', () => {
           rule: 'allowed',
           reason: 'allowed: read-only command',
           runs: 'cd src && cat ../x',
+          env: ENV,
         },
       ],
     );
@@ -142,6 +167,7 @@ describe('planwise check-command', () => {
       rule: 'allowed',
       reason: 'allowed: read-only command',
       runs: command,
+      env: ENV,
     });
     assert.deepEqual(lines[0], ok('ls'));
     assert.equal(lines[1].line, 2);

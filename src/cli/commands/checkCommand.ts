@@ -18,7 +18,9 @@ gate is the one exec_command uses: paths are resolved on the real file system of
 Options:
   --workspace DIR  workspace root the command would run in (default: the current directory)
   --untrusted      judge as in an untrusted workspace (project code such as 'npm test' is refused)
-  --json           print {"command","allowed","rule","reason","runs"} as one JSON line
+  --json           print {"command","allowed","rule","reason","runs","env"} as one JSON line; "runs" is
+                   the command line that runs and "env" the environment changes it runs with
+                   (null removes a variable; a name ending in * removes every one with that prefix)
   --batch          read JSON lines {"command": "..."} from stdin; write one JSON line per command
   -h, --help       show this help
 
@@ -68,7 +70,14 @@ function usageError(io: CliIO, message: string): number {
 
 function line(command: string, j: Judgement): string {
   const v = j.verdict;
-  const runs = v.allowed && j.parsed ? { runs: j.parsed.runnable } : {};
+  // What runs: the command line and the environment changes it runs with (null: removed).
+  const runs =
+    v.allowed && j.parsed
+      ? {
+          runs: j.parsed.runnable,
+          env: Object.fromEntries(Object.entries(j.parsed.env).map(([k, val]) => [k, val ?? null])),
+        }
+      : {};
   return `${JSON.stringify({ command, allowed: v.allowed, rule: v.rule, reason: v.reason, ...runs })}\n`;
 }
 

@@ -28,6 +28,8 @@ export type ArgvResult =
       readonly projectCode: boolean;
       /** Safe-mode insertions the grammars reached ask for. */
       readonly safeMode?: NonNullable<Grammar['safeMode']>;
+      /** Options to insert after the argument at index `after` (a subcommand's word). */
+      readonly inserts?: readonly Insert[];
     }
   | {
       readonly ok: false;
@@ -39,6 +41,11 @@ export type ArgvResult =
     };
 
 type Fail = Extract<ArgvResult, { ok: false }>;
+
+export interface Insert {
+  readonly after: number;
+  readonly text: string;
+}
 
 interface Pending {
   /** Where the positional's entry sits in the word list. */
@@ -67,6 +74,7 @@ function kindOf(kind: ValueKind, value: string, what: string): WordKind | Fail {
 class Reader {
   readonly words: ArgWord[] = [];
   readonly subcommands: string[] = [];
+  readonly inserts: Insert[] = [];
   projectCode = false;
   safeMode: Grammar['safeMode'];
 
@@ -119,6 +127,7 @@ class Reader {
         }
         this.words.push({ kind: 'subcommand' });
         this.subcommands.push(w);
+        if (sub.insert !== undefined) this.inserts.push({ after: k, text: sub.insert });
         const bad = this.settle(g, state, pending, label) ?? this.read(sub, k + 1, `${label} ${w}`);
         return bad ?? this.finish(g, state);
       }
@@ -311,5 +320,6 @@ export function parseArgv(program: string, grammar: Grammar, args: readonly stri
     projectCode: reader.projectCode,
     ...(reader.subcommands.length > 0 ? { subcommand: reader.subcommands.join(' ') } : {}),
     ...(reader.safeMode ? { safeMode: reader.safeMode } : {}),
+    ...(reader.inserts.length > 0 ? { inserts: reader.inserts } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * grammar and resolves every path word on the real file system. Its cost is linear in the command:
  * each distinct path is looked up once and glob expansion shares one bounded budget.
  */
+import { GATE_RUN_ENV } from './runEnv';
 import { scanCommand } from './scan';
 import { shapeOf, shapeOfParsed } from './shape';
 import {
@@ -38,12 +39,17 @@ function andOrLists(segments: readonly Segment[]): Segment[][] {
   return lists;
 }
 
-/** Inserts each safe-mode option right after its program word. */
+/** Inserts each safe-mode option at its offset (after a program's or a subcommand's word). */
 function withSafeModes(source: string, inserts: readonly { at: number; text: string }[]): string {
-  let out = source;
-  for (const ins of [...inserts].sort((a, b) => b.at - a.at))
-    out = `${out.slice(0, ins.at)} ${ins.text}${out.slice(ins.at)}`;
-  return out;
+  if (inserts.length === 0) return source;
+  const parts: string[] = [];
+  let from = 0;
+  for (const ins of [...inserts].sort((a, b) => a.at - b.at)) {
+    parts.push(source.slice(from, ins.at), ' ', ins.text);
+    from = ins.at;
+  }
+  parts.push(source.slice(from));
+  return parts.join('');
 }
 
 /**
@@ -107,6 +113,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
       if ('allowed' in r) return done(r);
       parsed.push(r.parsed);
       if (r.safeMode && ctx.safeModes?.[r.safeMode]) inserts.push({ at: r.programEnd, text: safeInsert[r.safeMode] });
+      inserts.push(...r.inserts);
     }
     if (movedUncertainly && li + 1 < lists.length) {
       return done(
@@ -128,7 +135,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
     command,
     verdict,
     shape: shapeOfParsed(parsed, root),
-    parsed: { source, runnable: withSafeModes(source, inserts), segments: parsed },
+    parsed: { source, runnable: withSafeModes(source, inserts), env: GATE_RUN_ENV, segments: parsed },
     work: judge.work,
   };
 }

@@ -11,6 +11,9 @@ const SAFE_LIST = 'CI, NO_COLOR, FORCE_COLOR, TERM, LANG, LC_*, RUST_BACKTRACE, 
 const REWRITE_VARIABLES =
   /^(UPDATE_EXPECT|INSTA_UPDATE|INSTA_FORCE_PASS|TRYBUILD|SNAPSHOT_UPDATE|UPDATE_SNAPSHOTS?|UPDATE_GOLDEN|GOLDEN_UPDATE|JEST_UPDATE_SNAPSHOT|BLESS|.*_BLESS|SNAPSHOTS?)$/;
 
+/** Variables whose value, holding a `/`, is a path to a locale or terminal description to load. */
+const NAMES_A_FILE = /^(LANG|LC_.*|TERM)$/;
+
 /** An unquoted `NAME=` at the start of a word: the shell treats it as an assignment. */
 export function assignmentName(w: Word): string | null {
   const m = ASSIGNMENT.exec(w.value);
@@ -39,6 +42,9 @@ export function checkPrefixes(words: readonly Word[]): number | Verdict {
       }
       if (!safeVariable(name)) {
         return blocked('prefix', `setting '${name}' before a command is not allowed (allowed: ${SAFE_LIST})`);
+      }
+      if (NAMES_A_FILE.test(name) && w.value.includes('/', name.length + 1)) {
+        return blocked('prefix', `'${name}' with a '/' names a file the C library or the terminal library loads`);
       }
       k++;
       continue;

@@ -95,8 +95,17 @@ export interface ParsedSegment {
 export interface ParsedCommand {
   /** The command as judged (a leading byte order mark removed). */
   readonly source: string;
-  /** The command line that runs: the source with safe modes switched on (e.g. `sed --sandbox`). */
+  /**
+   * The command line that runs: the source with safe modes switched on (`sed --sandbox`,
+   * `git log --no-textconv --no-ext-diff`).
+   */
   readonly runnable: string;
+  /**
+   * The environment changes it runs with (rules §1.1 steps 9 and 10): `undefined` removes a
+   * variable, a name ending in `*` every variable with that prefix; git's configuration that
+   * outranks the repository's is here (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_n`, `GIT_CONFIG_VALUE_n`).
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly segments: readonly ParsedSegment[];
 }
 

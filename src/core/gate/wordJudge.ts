@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { DirEntry } from '../ports';
 import { parseArgv, type ArgWord } from './argv';
+import { foreignRepository } from './gitRepository';
 import { expandGlob } from './glob';
 import { grammarOf } from './grammar';
 import { checkPrefixes } from './prefixes';
@@ -41,6 +42,8 @@ interface JudgedSegment {
   /** Where the program word ends in the source (a safe mode's option is inserted there). */
   readonly programEnd: number;
   readonly safeMode?: 'sedSandbox';
+  /** Options always inserted, each at a source offset (after a subcommand's word). */
+  readonly inserts: readonly { readonly at: number; readonly text: string }[];
 }
 
 export class Judge {
@@ -248,6 +251,10 @@ export class Judge {
       }
       parsed.push(pw);
     }
+    if (program === 'git') {
+      const foreign = await foreignRepository(dir, this.ctx.roots, this.resolver);
+      if (foreign) return foreign;
+    }
     return {
       parsed: {
         program,
@@ -260,6 +267,7 @@ export class Judge {
       },
       programEnd: programWord.end,
       ...(parse.safeMode ? { safeMode: parse.safeMode.key } : {}),
+      inserts: (parse.inserts ?? []).map((i) => ({ at: (expanded[i.after] as { word: Word }).word.end, text: i.text })),
     };
   }
 

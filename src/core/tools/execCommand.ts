@@ -42,6 +42,7 @@ export const execCommandTool: ToolDefinition<ExecCommandArgs> = {
     return runShell(ctx, {
       tool: 'exec_command',
       command: judgement.parsed.runnable,
+      env: judgement.parsed.env,
       root,
       runner: ctx.runner,
       timeoutMs: ctx.execTimeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS,

@@ -3,6 +3,7 @@
  * the exit status, stdout and stderr, and a note when output was cut. Shared by `exec_command`
  * and the build agent's `run_command`, which differ only in how they admit a command.
  */
+import { GATE_RUN_ENV } from '../gate/runEnv';
 import type { CommandRunner } from '../ports';
 import { failure, resultOf } from './result';
 import type { ToolContext, ToolResult } from './types';
@@ -26,11 +27,12 @@ export const EXEC_ENV: Readonly<Record<string, string | undefined>> = {
 };
 
 /**
- * For a command the read-only gate admitted: the gate expanded its globs byte by byte, as the C
- * locale does, so the shell must match the same files. (Commands the person approved keep the
- * locale; they were not judged by glob.)
+ * For a command the read-only gate admitted: its `ParsedCommand.env` (the C locale the gate's glob
+ * expansion assumed, git's configuration that outranks the repository's, programs' configuration
+ * variables removed). Commands the person approved keep the locale and the rest; they were not
+ * judged by the gate.
  */
-export const GATED_ENV: Readonly<Record<string, string | undefined>> = { ...EXEC_ENV, LC_ALL: 'C' };
+export const GATED_ENV: Readonly<Record<string, string | undefined>> = GATE_RUN_ENV;
 
 export interface ShellRun {
   /** The tool's name, for the cancelled and failed-to-start messages. */
@@ -44,6 +46,8 @@ export interface ShellRun {
   readonly flagLowSignal: boolean;
   /** The gate admitted the command: it runs with `GATED_ENV`, else with `EXEC_ENV`. */
   readonly gated: boolean;
+  /** The environment the gate's parse gives the command (`ParsedCommand.env`), when there is one. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Inspection, not building: a captured process, never the person's visible terminal. */
   readonly captured?: boolean;
   /**
@@ -59,7 +63,7 @@ export async function runShell(ctx: ToolContext, shell: ShellRun): Promise<ToolR
   try {
     run = await shell.runner.run(shell.command, {
       cwd: shell.root,
-      env: shell.gated ? GATED_ENV : EXEC_ENV,
+      env: shell.env ?? (shell.gated ? GATED_ENV : EXEC_ENV),
       timeoutMs: shell.timeoutMs,
       maxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -196,7 +196,8 @@ export class TerminalCommandRunner<T extends TerminalLike = TerminalLike> implem
 
   private envFits(env: RunOptions['env']): boolean {
     if (!env) return true;
-    return Object.entries(env).every(([k, v]) => this.options.env[k] === v);
+    // A prefix removal (`GIT_*`) cannot be checked against the terminal's environment.
+    return Object.entries(env).every(([k, v]) => !k.endsWith('*') && this.options.env[k] === v);
   }
 
   private ensureTerminal(cwd: string): T {

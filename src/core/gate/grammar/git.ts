@@ -1,12 +1,20 @@
+/** What the repository's configuration could make these subcommands run, switched off. */
+const NO_PROGRAMS = '--no-textconv --no-ext-diff';
+
 /**
  * git's grammar: a short list of global options, then one of the read-only subcommands, each with
- * the options that only read. Revisions and pathspecs are checked as paths (a revision never
+ * the options that only read (the listing forms in `gitListing.ts`). Revisions and pathspecs are checked as paths (a revision never
  * leaves the workspace; a pathspec must not). Options that write a file, run a program or point
  * git at another repository are refused by name; everything unknown is refused too.
  */
 import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT, table } from './kit';
-import { DIFF, REVS, RUNS_TEXTCONV } from './gitOptions';
+import { LISTING } from './gitListing';
+import { DIFF, REVS, RUNS_TEXTCONV, SUBMODULES_NOT_ENTERED } from './gitOptions';
 import type { Grammar, OptionSpec } from './types';
+
+const ENTERS_SUBMODULES: OptionSpec = {
+  refuse: "enters submodules, whose own repositories' configuration could run programs",
+};
 
 const STATUS: Grammar = {
   name: 'git status',
@@ -32,7 +40,7 @@ const STATUS: Grammar = {
       '-u': OPT_TEXT,
       '--untracked-files': OPT_TEXT,
       '--ignored': OPT_TEXT,
-      '--ignore-submodules': OPT_TEXT,
+      '--ignore-submodules': SUBMODULES_NOT_ENTERED,
       '--column': OPT_TEXT,
       '--find-renames': OPT_TEXT,
     },
@@ -45,6 +53,7 @@ const LOG: Grammar = {
   options: table(DIFF, REVS),
   numericOption: true,
   positional: () => 'rev',
+  insert: NO_PROGRAMS,
 };
 
 const SHOW: Grammar = {
@@ -52,6 +61,7 @@ const SHOW: Grammar = {
   options: table(DIFF, REVS),
   numericOption: true,
   positional: () => 'rev',
+  insert: NO_PROGRAMS,
 };
 
 const DIFF_CMD: Grammar = {
@@ -61,6 +71,7 @@ const DIFF_CMD: Grammar = {
     flags('--cached', '--staged', '--no-index', '--merge-base', '-1', '-2', '-3', '--base', '--ours', '--theirs', '-0'),
   ),
   positional: () => 'rev',
+  insert: NO_PROGRAMS,
 };
 
 const BLAME: Grammar = {
@@ -108,6 +119,7 @@ const BLAME: Grammar = {
     },
   ),
   positional: () => 'rev',
+  insert: NO_PROGRAMS,
 };
 
 const LS_FILES: Grammar = {
@@ -140,7 +152,6 @@ const LS_FILES: Grammar = {
       '--exclude-standard',
       '--error-unmatch',
       '--full-name',
-      '--recurse-submodules',
       '--debug',
       '--deduplicate',
       '--sparse',
@@ -155,6 +166,7 @@ const LS_FILES: Grammar = {
       '--with-tree': TEXT,
       '--abbrev': OPT_NUM,
       '--format': TEXT,
+      '--recurse-submodules': ENTERS_SUBMODULES,
     },
   ),
   positional: () => 'path',
@@ -234,6 +246,7 @@ const SHORTLOG: Grammar = {
     '--format': TEXT,
   }),
   positional: () => 'rev',
+  insert: NO_PROGRAMS,
 };
 
 const GREP: Grammar = {
@@ -245,7 +258,6 @@ const GREP: Grammar = {
       '--no-index',
       '--no-exclude-standard',
       '--exclude-standard',
-      '--recurse-submodules',
       '-a',
       '--text',
       '--textconv',
@@ -298,6 +310,7 @@ const GREP: Grammar = {
     ),
     {
       '--textconv': RUNS_TEXTCONV,
+      '--recurse-submodules': ENTERS_SUBMODULES,
       '--color': OPT_TEXT,
       '--max-depth': NUM,
       '-m': NUM,
@@ -318,6 +331,7 @@ const GREP: Grammar = {
   numericOption: true,
   positional: (index, state) =>
     index === 0 && !state.afterDashDash && !['-e', '-f'].some((o) => state.seen.has(o)) ? 'pattern' : 'rev',
+  insert: '--no-textconv',
 };
 
 const GLOBAL_REPO: OptionSpec = { refuse: 'points git at another repository, configuration or program' };
@@ -354,6 +368,7 @@ const git: Grammar = {
     describe: DESCRIBE,
     shortlog: SHORTLOG,
     grep: GREP,
+    ...LISTING,
   },
   subcommandRequired: true,
 };

@@ -10,6 +10,11 @@ const WRITES: OptionSpec = { refuse: 'writes its output to a file' };
 const RUNS_DIFF: OptionSpec = { refuse: 'runs an external diff program' };
 export const RUNS_TEXTCONV: OptionSpec = { refuse: 'runs text-conversion programs' };
 const ORDER_FILE: OptionSpec = { value: 'path' };
+/**
+ * Submodules stay closed (`diff.ignoreSubmodules=all` is among git's settings): only `all` may be
+ * asked for, as entering one reads its own repository and configuration.
+ */
+export const SUBMODULES_NOT_ENTERED: OptionSpec = { value: ['all'], optionalValue: true };
 
 /** Options that shape a diff (git diff, log -p, show). */
 export const DIFF: Table = table(
@@ -115,8 +120,8 @@ export const DIFF: Table = table(
     '--inter-hunk-context': NUM,
     '--ignore-matching-lines': PATTERN,
     '-I': PATTERN,
-    '--ignore-submodules': OPT_TEXT,
-    '--submodule': OPT_TEXT,
+    '--ignore-submodules': SUBMODULES_NOT_ENTERED,
+    '--submodule': { value: ['short'], optionalValue: true },
     '--ws-error-highlight': TEXT,
     '--diff-merges': TEXT,
     '-O': ORDER_FILE,

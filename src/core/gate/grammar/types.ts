@@ -78,6 +78,11 @@ export interface Grammar {
   readonly check?: (state: ArgvState) => { readonly rule: string; readonly reason: string } | null;
   /** A grammar that reads its own words (find's expression language, test's operators). */
   readonly custom?: (args: readonly string[]) => CustomParse;
+  /**
+   * Options always inserted right after this subcommand's word, switching off what the repository
+   * could make it run (`git log --no-textconv --no-ext-diff`).
+   */
+  readonly insert?: string;
   /** Options inserted right after the program word to switch on its safe mode, when the host supports it. */
   readonly safeMode?: { readonly key: 'sedSandbox'; readonly insert: string };
 }
