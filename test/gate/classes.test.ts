@@ -254,6 +254,35 @@ describe('gate classes, shown with the real programs', function () {
       assert.equal(scene.read('a.txt'), 'edited\n');
     });
 
+    it('git branch NAME, tag NAME, remote add, stash and worktree add write; refused; the listing forms are read-only', async () => {
+      for (const [c, rule] of [
+        ['git branch topic', 'argument'],
+        ['git tag v2', 'argument'],
+        ['git remote add o file:///nowhere', 'argument'],
+        ['git stash', 'subcommand'],
+        ['git worktree add ../w', 'subcommand'],
+      ] as const)
+        await refused(scene, c, rule);
+      scene.write('a.txt', 'edited\n');
+      for (const c of ['git branch topic', 'git tag v2', 'git remote add o file:///nowhere', 'git stash', 'git worktree add w'])
+        assert.equal(scene.sh(c).status, 0, c);
+      assert.equal(scene.read('a.txt'), 'alpha\n', 'git stash put the edit away');
+      for (const [c, out] of [
+        ['git branch -a', 'topic'],
+        ['git branch --show-current', 'ma'],
+        ['git branch --list "t*" -vv', 'topic'],
+        ['git tag -l', 'v2'],
+        ['git remote -v', 'nowhere'],
+        ['git worktree list', '/w '],
+        ['git stash list', 'stash@{0}'],
+        ['git rev-list --count HEAD', '1'],
+        ['git cat-file -t HEAD', 'commit'],
+        ['git ls-tree --name-only HEAD', 'a.txt'],
+        ['git merge-base HEAD topic', ''],
+      ] as const)
+        assert.ok((await readOnly(scene, c)).includes(out), c);
+    });
+
     it("git -c alias.lg='!touch x' lg runs a shell command; refused", async () => {
       await refused(scene, "git -c alias.lg='!touch aliased' lg", 'option', "'git -c'");
       scene.sh("git -c alias.lg='!touch aliased' lg");

@@ -4,7 +4,11 @@
  * (a) git's own subcommand choice. Random `git <globals> <sub> <args>` lines, built from allowed
  *     and refused global options and from read-only and writing subcommands, are judged by the gate
  *     and run with `GIT_TRACE=1` in a scratch repository; the trace names the built-in git really
- *     ran. Whenever the gate allows a line, git must have run exactly the gate's subcommand.
+ *     ran. Whenever the gate allows a line, git must have run exactly the gate's subcommand. The
+ *     listing forms (`branch`, `tag`, `remote`, `stash`, `worktree`, …) get lines of their own, mixing
+ *     listing options with names and the options that create, delete or move: whenever the gate
+ *     allows one, running it as the gate's parse says leaves every ref, the stash, the worktrees
+ *     and the configuration as they were.
  * (b) shell words. Random `printf '%s\0' WORDS` lines (quotes, escapes, globs, `#`, `~`, `=`,
  *     tabs, newlines inside quotes) are judged by the gate and run by `dash -c` and `bash -c` in a
  *     directory with a few files; for every allowed line the words the gate says printf receives
@@ -19,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeCommand, type GateContext } from '../../src/core/gate';
 import { NodeWorkspaceReader } from '../../src/node/fsWorkspace';
+import { runEnv } from '../../src/node/processRunner';
 
 /** mulberry32: a small seeded generator. */
 function rng(seed: number): () => number {
@@ -132,6 +137,13 @@ describe('gate differential: git subcommand choice against GIT_TRACE', function 
     'commit',
     'stash',
     'tag',
+    'branch',
+    'remote',
+    'worktree',
+    'ls-tree',
+    'cat-file',
+    'merge-base',
+    'rev-list',
   ];
   const ARGS = [
     '--oneline',
@@ -183,11 +195,103 @@ describe('gate differential: git subcommand choice against GIT_TRACE', function 
       const ran = m?.[1] ?? /trace: (?:exec|run_command): (\S+)/.exec(r.stderr ?? '')?.[1] ?? '(nothing)';
       if (!j.verdict.allowed) continue;
       allowedCount++;
-      const sub = j.parsed?.segments[0]?.subcommand;
+      // `stash list` and `worktree list` run the built-in `stash` and `worktree`.
+      const sub = j.parsed?.segments[0]?.subcommand?.split(' ')[0];
       if (ran !== sub) mismatches.push(`${l}: gate says '${sub}', git ran '${ran}'`);
     }
     assert.deepEqual(mismatches, []);
     assert.ok(allowedCount >= 60, `only ${allowedCount} allowed lines were compared`);
+  });
+
+  const LISTING_SUBS = ['branch', 'tag', 'remote', 'stash', 'worktree', 'ls-tree', 'cat-file', 'merge-base', 'rev-list'];
+  const LISTING_ARGS = [
+    'list',
+    'add',
+    'push',
+    'drop',
+    'prune',
+    'remove x',
+    'topic',
+    'v2',
+    "'v*'",
+    'HEAD',
+    'v1',
+    'main',
+    '-a',
+    '-r',
+    '-v',
+    '-vv',
+    '-l',
+    '--list',
+    '--show-current',
+    '--contains HEAD',
+    '--merged',
+    '--sort=-refname',
+    '--format=%(refname)',
+    '-n',
+    '-n2',
+    '-d',
+    '-D',
+    '-m',
+    '-M',
+    '-c',
+    '-f',
+    '-a -m msg',
+    '-u',
+    '--set-upstream-to=v1',
+    '--edit-description',
+    '-p',
+    '-t',
+    '-s',
+    '-e',
+    '--count',
+    '--all',
+    'origin',
+    'o file:///nowhere',
+  ];
+
+  /** Every ref, the stash, the worktrees and the repository's configuration, as text. */
+  const repositoryState = () =>
+    ['git for-each-ref', 'git stash list', 'git worktree list --porcelain', 'git config --list --local', 'ls -a ..']
+      .map((c) => git(c).stdout)
+      .join('\n--\n');
+
+  it('whenever the gate allows a listing form, running it as parsed changes no ref, stash, worktree or setting (1,000 random lines)', async () => {
+    const next = rng(31);
+    const lines = new Set<string>();
+    while (lines.size < 1000) {
+      const words = ['git', pick(next, LISTING_SUBS)];
+      const n = Math.floor(next() * 4);
+      // Half the words from the listing options alone, so enough lines are admitted and run.
+      for (let k = 0; k < n; k++) words.push(pick(next, next() < 0.5 ? LISTING_ARGS.slice(10, 22) : LISTING_ARGS));
+      lines.add(words.join(' '));
+    }
+    const before = repositoryState();
+    let allowedCount = 0;
+    const changed: string[] = [];
+    for (const l of lines) {
+      const j = await judgeCommand(l, s.ctx);
+      if (!j.verdict.allowed || !j.parsed) continue;
+      allowedCount++;
+      spawnSync('/bin/sh', ['-c', j.parsed.runnable], {
+        cwd: s.root,
+        env: runEnv(env, j.parsed.env),
+        timeout: 10_000,
+        stdio: 'ignore',
+      });
+      if (repositoryState() !== before) {
+        changed.push(l);
+        break;
+      }
+    }
+    assert.deepEqual(changed, [], 'an admitted listing form changed the repository');
+    assert.ok(allowedCount >= 100, `only ${allowedCount} allowed lines were run`);
+    // The same generator's refused lines do change it when run by plain git: the check can fail.
+    const writes = ['git branch topic', 'git tag v2', 'git remote add o file:///nowhere', 'git stash', 'git worktree add ../w'];
+    for (const w of writes) assert.equal((await judgeCommand(w, s.ctx)).verdict.allowed, false, w);
+    git('echo change >> a.txt');
+    for (const w of writes) git(w);
+    assert.notEqual(repositoryState(), before);
   });
 
   it("git takes -C only as a separate word: an attached '-Csub' makes git refuse the line, and the gate refuses it too", async () => {

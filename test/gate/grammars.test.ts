@@ -9,6 +9,7 @@ import { grammars as batFile } from '../../src/core/gate/grammar/bat';
 import { grammars as diffFile } from '../../src/core/gate/grammar/diff';
 import { grammars as echoFile } from '../../src/core/gate/grammar/echo';
 import { grammars as fdFile } from '../../src/core/gate/grammar/fd';
+import { grammars as gitFile } from '../../src/core/gate/grammar/git';
 import { grammars as grepFile } from '../../src/core/gate/grammar/grep';
 import { grammars as infoFile } from '../../src/core/gate/grammar/info';
 import { grammars as jqFile } from '../../src/core/gate/grammar/jq';
@@ -47,6 +48,7 @@ function split(line: string): string[] {
 
 /** The grammars under test, by program name, as their files export them. */
 const BY_NAME: Record<string, Grammar> = {
+  ...gitFile,
   ...textFile,
   ...infoFile,
   ...diffFile,
@@ -433,6 +435,117 @@ describe('grammars: ast-grep', () => {
   refuses('ast-grep run -p a --custom-languages allow', "'ast-grep --custom-languages allow' loads native parsers");
   refuses('ast-grep scan --config=sgconfig.yml', 'needs its file as a separate word');
   refuses('ast-grep run --frob', "'ast-grep run --frob' is not an option");
+});
+
+describe('grammars: git listing forms (rules §1.1 step 6)', () => {
+  allows('git branch', 'subcommand');
+  allows('git branch -a', 'subcommand option');
+  allows('git branch -r -vv', 'subcommand option option');
+  allows('git branch --show-current', 'subcommand option');
+  allows("git branch --list 'feat*' 'fix*'", 'subcommand option pattern pattern');
+  allows("git branch -l 'feat*'", 'subcommand option pattern');
+  allows('git branch -a --contains HEAD', 'subcommand option option path');
+  allows('git branch --merged main --no-merged v1', 'subcommand option path option path');
+  allows('git branch --points-at HEAD --sort=-committerdate --format=%(refname:short)', 'subcommand option path option option');
+  allows('git branch --column=never --no-color', 'subcommand option option');
+  allows('git remote', 'subcommand');
+  allows('git remote -v', 'subcommand option');
+  allows('git worktree list', 'subcommand subcommand');
+  allows('git worktree list --porcelain', 'subcommand subcommand option');
+  allows('git tag', 'subcommand');
+  allows("git tag -l 'v1.*'", 'subcommand option pattern');
+  allows("git tag --list --sort=-v:refname 'v*'", 'subcommand option option pattern');
+  allows('git tag --contains HEAD -n3', 'subcommand option path option');
+  allows('git tag -n', 'subcommand option');
+  allows('git stash list', 'subcommand subcommand');
+  allows('git stash list --oneline -5', 'subcommand subcommand option option');
+  allows('git ls-tree -r --name-only HEAD src', 'subcommand option option path path');
+  allows('git cat-file -p HEAD:src/a.ts', 'subcommand option path');
+  allows('git cat-file -t HEAD', 'subcommand option path');
+  allows('git cat-file -s HEAD', 'subcommand option path');
+  allows('git cat-file -e HEAD', 'subcommand option path');
+  allows('git merge-base HEAD main', 'subcommand path path');
+  allows('git merge-base --is-ancestor HEAD main', 'subcommand option path path');
+  allows('git rev-list --count HEAD', 'subcommand option path');
+  allows('git rev-list --count main..HEAD', 'subcommand option path');
+  allows('git rev-list --left-right --count main...HEAD -- src', 'subcommand option option path option path');
+
+  refuses('git branch topic', "'git branch' takes no argument 'topic'", 'argument');
+  refuses('git branch -a topic', "'git branch' takes no argument 'topic'", 'argument');
+  refuses('git branch -d topic', "'git branch -d' creates, deletes");
+  refuses('git branch -D topic', "'git branch -D'");
+  refuses('git branch -m a b', "'git branch -m'");
+  refuses('git branch -M b', "'git branch -M'");
+  refuses('git branch -c a b', "'git branch -c'");
+  refuses('git branch -C b', "'git branch -C'");
+  refuses('git branch -u origin/main', "'git branch -u'");
+  refuses('git branch --set-upstream-to=origin/main', "'git branch --set-upstream-to=origin/main'");
+  refuses('git branch --edit-description', "'git branch --edit-description'");
+  refuses('git branch -vd topic', "'git branch -d' (in '-vd')");
+  refuses('git branch --show-current --list x', "'git branch --show-current' takes no pattern", 'argument');
+  refuses('git remote add o https://example.com/r.git', "'git remote' takes no argument 'add'", 'argument');
+  refuses('git remote -v show origin', "'git remote' takes no argument 'show'", 'argument');
+  refuses('git remote rename a b', "'git remote' takes no argument", 'argument');
+  refuses('git worktree add ../x', "'git worktree add' is not a read-only", 'subcommand');
+  refuses('git worktree', "'git worktree' needs a read-only subcommand", 'subcommand');
+  refuses('git worktree list extra', "'git worktree list' takes no argument", 'argument');
+  refuses('git tag v1', "'git tag' takes no argument 'v1'", 'argument');
+  refuses('git tag -a v1 -m x', "'git tag -a' creates, deletes or verifies tags");
+  refuses('git tag -d v1', "'git tag -d'");
+  refuses('git tag -v v1', "'git tag -v'");
+  refuses('git tag -s v1', "'git tag -s'");
+  refuses('git tag -f v1', "'git tag -f'");
+  refuses('git stash', "'git stash' needs a read-only subcommand", 'subcommand');
+  refuses('git stash push', "'git stash push' is not a read-only", 'subcommand');
+  refuses('git stash pop', "'git stash pop' is not a read-only", 'subcommand');
+  refuses('git stash -p', "'git stash -p' is not an option");
+  refuses('git stash list --output=x', "'git stash list --output'");
+  refuses('git cat-file --textconv HEAD:a', "'git cat-file --textconv'");
+  refuses('git cat-file --filters HEAD:a', "'git cat-file --filters'");
+  refuses('git cat-file --batch', "'git cat-file --batch'");
+  refuses('git cat-file -p', "takes one object", 'argument');
+  refuses('git cat-file HEAD', 'exactly one of -p, -t, -s, -e', 'argument');
+  refuses('git cat-file -p -s HEAD', 'exactly one of -p, -t, -s, -e', 'argument');
+  refuses('git cat-file blob HEAD:a', "'git cat-file' takes no argument", 'argument');
+  refuses('git rev-list --alternate-refs HEAD', "'git rev-list --alternate-refs'");
+  refuses('git rev-list --stdin', "'git rev-list --stdin'");
+  refuses('git merge-base --frob HEAD', "'git merge-base --frob'");
+  refuses('git ls-tree -o x HEAD', "'git ls-tree -o'");
+});
+
+describe('grammars: what git is given so the repository cannot run a program', () => {
+  for (const [command, insert] of [
+    ['git log -p', '--no-textconv --no-ext-diff'],
+    ['git show HEAD', '--no-textconv --no-ext-diff'],
+    ['git diff', '--no-textconv --no-ext-diff'],
+    ['git blame a.txt', '--no-textconv --no-ext-diff'],
+    ['git shortlog -sn', '--no-textconv --no-ext-diff'],
+    ['git rev-list --count HEAD', '--no-textconv --no-ext-diff'],
+    ['git stash list -p', '--no-textconv --no-ext-diff'],
+    ['git grep -n foo', '--no-textconv'],
+  ] as const) {
+    it(`${command}: '${insert}' after the subcommand`, () => {
+      const r = parse(command);
+      assert.ok(r.ok, command);
+      const last = (r.inserts ?? [])[0];
+      assert.equal(last?.text, insert);
+      assert.equal(r.words[last?.after ?? -1]?.kind, 'subcommand');
+    });
+  }
+  for (const command of ['git status', 'git ls-files', 'git rev-parse HEAD', 'git describe', 'git branch -a', 'git cat-file -p HEAD']) {
+    it(`${command}: nothing inserted (it takes neither option and runs no diff)`, () => {
+      const r = parse(command);
+      assert.ok(r.ok, command);
+      assert.equal(r.inserts, undefined);
+    });
+  }
+  refuses('git grep --recurse-submodules x', 'enters submodules');
+  refuses('git ls-files --recurse-submodules', 'enters submodules');
+  refuses('git status --ignore-submodules=none', "takes one of all, not 'none'", 'value');
+  refuses('git diff --ignore-submodules=dirty', "takes one of all, not 'dirty'", 'value');
+  refuses('git log -p --submodule=diff', "takes one of short, not 'diff'", 'value');
+  allows('git status --ignore-submodules');
+  allows('git diff --ignore-submodules=all --submodule=short');
 });
 
 describe('grammars: test', () => {
