@@ -88,7 +88,7 @@ describe('planwise check-command', () => {
       ['core.hooksPath', '/dev/null'],
       ['core.fsmonitor', 'false'],
       ['log.showSignature', 'false'],
-    ])
+    ] as const)
       assert.equal(settings.get(key), value, key);
     assert.equal(line.env['GIT_*'], null, 'the parent environment gives git nothing');
     assert.equal(line.env['RIPGREP_CONFIG_PATH'], null);

@@ -264,7 +264,13 @@ describe('gate classes, shown with the real programs', function () {
       ] as const)
         await refused(scene, c, rule);
       scene.write('a.txt', 'edited\n');
-      for (const c of ['git branch topic', 'git tag v2', 'git remote add o file:///nowhere', 'git stash', 'git worktree add w'])
+      for (const c of [
+        'git branch topic',
+        'git tag v2',
+        'git remote add o file:///nowhere',
+        'git stash',
+        'git worktree add w',
+      ])
         assert.equal(scene.sh(c).status, 0, c);
       assert.equal(scene.read('a.txt'), 'alpha\n', 'git stash put the edit away');
       for (const [c, out] of [

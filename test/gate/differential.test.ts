@@ -203,7 +203,17 @@ describe('gate differential: git subcommand choice against GIT_TRACE', function 
     assert.ok(allowedCount >= 60, `only ${allowedCount} allowed lines were compared`);
   });
 
-  const LISTING_SUBS = ['branch', 'tag', 'remote', 'stash', 'worktree', 'ls-tree', 'cat-file', 'merge-base', 'rev-list'];
+  const LISTING_SUBS = [
+    'branch',
+    'tag',
+    'remote',
+    'stash',
+    'worktree',
+    'ls-tree',
+    'cat-file',
+    'merge-base',
+    'rev-list',
+  ];
   const LISTING_ARGS = [
     'list',
     'add',
@@ -287,7 +297,13 @@ describe('gate differential: git subcommand choice against GIT_TRACE', function 
     assert.deepEqual(changed, [], 'an admitted listing form changed the repository');
     assert.ok(allowedCount >= 100, `only ${allowedCount} allowed lines were run`);
     // The same generator's refused lines do change it when run by plain git: the check can fail.
-    const writes = ['git branch topic', 'git tag v2', 'git remote add o file:///nowhere', 'git stash', 'git worktree add ../w'];
+    const writes = [
+      'git branch topic',
+      'git tag v2',
+      'git remote add o file:///nowhere',
+      'git stash',
+      'git worktree add ../w',
+    ];
     for (const w of writes) assert.equal((await judgeCommand(w, s.ctx)).verdict.allowed, false, w);
     git('echo change >> a.txt');
     for (const w of writes) git(w);

@@ -446,7 +446,10 @@ describe('grammars: git listing forms (rules §1.1 step 6)', () => {
   allows("git branch -l 'feat*'", 'subcommand option pattern');
   allows('git branch -a --contains HEAD', 'subcommand option option path');
   allows('git branch --merged main --no-merged v1', 'subcommand option path option path');
-  allows('git branch --points-at HEAD --sort=-committerdate --format=%(refname:short)', 'subcommand option path option option');
+  allows(
+    'git branch --points-at HEAD --sort=-committerdate --format=%(refname:short)',
+    'subcommand option path option option',
+  );
   allows('git branch --column=never --no-color', 'subcommand option option');
   allows('git remote', 'subcommand');
   allows('git remote -v', 'subcommand option');
@@ -503,7 +506,7 @@ describe('grammars: git listing forms (rules §1.1 step 6)', () => {
   refuses('git cat-file --textconv HEAD:a', "'git cat-file --textconv'");
   refuses('git cat-file --filters HEAD:a', "'git cat-file --filters'");
   refuses('git cat-file --batch', "'git cat-file --batch'");
-  refuses('git cat-file -p', "takes one object", 'argument');
+  refuses('git cat-file -p', 'takes one object', 'argument');
   refuses('git cat-file HEAD', 'exactly one of -p, -t, -s, -e', 'argument');
   refuses('git cat-file -p -s HEAD', 'exactly one of -p, -t, -s, -e', 'argument');
   refuses('git cat-file blob HEAD:a', "'git cat-file' takes no argument", 'argument');
@@ -532,7 +535,14 @@ describe('grammars: what git is given so the repository cannot run a program', (
       assert.equal(r.words[last?.after ?? -1]?.kind, 'subcommand');
     });
   }
-  for (const command of ['git status', 'git ls-files', 'git rev-parse HEAD', 'git describe', 'git branch -a', 'git cat-file -p HEAD']) {
+  for (const command of [
+    'git status',
+    'git ls-files',
+    'git rev-parse HEAD',
+    'git describe',
+    'git branch -a',
+    'git cat-file -p HEAD',
+  ]) {
     it(`${command}: nothing inserted (it takes neither option and runs no diff)`, () => {
       const r = parse(command);
       assert.ok(r.ok, command);

@@ -16,7 +16,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeCommand, type Judgement } from '../../src/core/gate';
@@ -106,7 +116,8 @@ class Fixture {
     const src = mkdtempSync(join(this.base, 'src-'));
     for (const [f, text] of Object.entries(files)) writeFileSync(join(src, f), text);
     this.git(src, 'init -q', 'add -A', 'commit -qm c', `clone -q --bare . '${join(this.root, rel)}'`);
-    for (const [k, v] of Object.entries(config)) this.git(join(this.root, rel), `config '${k}' "${v.replace(/"/g, '\\"')}"`);
+    for (const [k, v] of Object.entries(config))
+      this.git(join(this.root, rel), `config '${k}' "${v.replace(/"/g, '\\"')}"`);
   }
 
   /** Marks every file of the index stale, so the next refresh rewrites the index. */
@@ -128,12 +139,21 @@ class Fixture {
   }
 
   judge(command: string): Promise<Judgement> {
-    return judgeCommand(command, { roots: [this.root], trusted: true, home: this.home, fs: new NodeWorkspaceReader([this.root]) });
+    return judgeCommand(command, {
+      roots: [this.root],
+      trusted: true,
+      home: this.home,
+      fs: new NodeWorkspaceReader([this.root]),
+    });
   }
 
   /** `planwise check-command --json` for `command`. */
-  async audit(command: string): Promise<{ allowed: boolean; rule: string; reason: string; runs?: string; env?: Record<string, string | null> }> {
-    const r = await runCli(['check-command', '--workspace', this.root, '--json', '--', command], { env: { HOME: this.home } });
+  async audit(
+    command: string,
+  ): Promise<{ allowed: boolean; rule: string; reason: string; runs?: string; env?: Record<string, string | null> }> {
+    const r = await runCli(['check-command', '--workspace', this.root, '--json', '--', command], {
+      env: { HOME: this.home },
+    });
     return JSON.parse(r.stdout) as never;
   }
 
@@ -149,8 +169,13 @@ class Fixture {
 async function refusedClass(fx: Fixture, command: string, shows: 'canary' | 'outside', reason: RegExp): Promise<void> {
   fx.clearCanaries();
   const plain = fx.sh(command);
-  if (shows === 'canary') assert.notDeepEqual(fx.canariesFound(), [], `plain git did not run the payload: ${command}\n${plain.stderr}`);
-  else assert.ok(plain.stdout.includes(OUTSIDE_TEXT), `plain git did not read outside: ${command}\n${plain.stdout}${plain.stderr}`);
+  if (shows === 'canary')
+    assert.notDeepEqual(fx.canariesFound(), [], `plain git did not run the payload: ${command}\n${plain.stderr}`);
+  else
+    assert.ok(
+      plain.stdout.includes(OUTSIDE_TEXT),
+      `plain git did not read outside: ${command}\n${plain.stdout}${plain.stderr}`,
+    );
   fx.clearCanaries();
 
   const audit = await fx.audit(command);
@@ -168,11 +193,17 @@ async function refusedClass(fx: Fixture, command: string, shows: 'canary' | 'out
  * `command` is admitted; plain git runs the payload (or reads outside), while exec_command and the
  * audit's `runs` with its `env` (run here exactly as printed) run nothing and read nothing outside.
  */
-async function neutralised(fx: Fixture, command: string, shows: 'canary' | 'outside', before?: () => void): Promise<void> {
+async function neutralised(
+  fx: Fixture,
+  command: string,
+  shows: 'canary' | 'outside',
+  before?: () => void,
+): Promise<void> {
   fx.clearCanaries();
   before?.();
   const plain = fx.sh(command);
-  if (shows === 'canary') assert.notDeepEqual(fx.canariesFound(), [], `plain git did not run the payload: ${command}\n${plain.stderr}`);
+  if (shows === 'canary')
+    assert.notDeepEqual(fx.canariesFound(), [], `plain git did not run the payload: ${command}\n${plain.stderr}`);
   else assert.ok(plain.stdout.includes(OUTSIDE_TEXT), `plain git did not read outside: ${command}`);
   fx.clearCanaries();
 
@@ -187,7 +218,11 @@ async function neutralised(fx: Fixture, command: string, shows: 'canary' | 'outs
   assert.equal(audit.allowed, true, audit.reason);
   const env = runEnv(fx.env, Object.fromEntries(Object.entries(audit.env ?? {}).map(([k, v]) => [k, v ?? undefined])));
   const ran = fx.sh(audit.runs as string, fx.root, env);
-  assert.deepEqual(fx.canariesFound(), [], `what check-command says runs ran the payload: ${audit.runs}\n${ran.stderr}`);
+  assert.deepEqual(
+    fx.canariesFound(),
+    [],
+    `what check-command says runs ran the payload: ${audit.runs}\n${ran.stderr}`,
+  );
   assert.ok(!ran.stdout.includes(OUTSIDE_TEXT), `what check-command says runs read outside: ${audit.runs}`);
 }
 
@@ -210,7 +245,11 @@ describe('gate: a repository cannot turn a read-only git command into execution 
       fx.bare('vendor/tc.git', { 'f.bin': 'one\n' }, { 'diff.evil.textconv': fx.script('textconv') });
       fx.write('vendor/tc.git/info/attributes', '* diff=evil\n');
       // core.fsmonitor, reached through a work tree the git directory names.
-      fx.bare('vendor/fs.git', { 'f.txt': 'x\n' }, { 'core.bare': 'false', 'core.worktree': '../..', 'core.fsmonitor': `${fx.payload('fsmonitor')}; false #` });
+      fx.bare(
+        'vendor/fs.git',
+        { 'f.txt': 'x\n' },
+        { 'core.bare': 'false', 'core.worktree': '../..', 'core.fsmonitor': `${fx.payload('fsmonitor')}; false #` },
+      );
       // core.worktree pointing outside the workspace.
       fx.bare('vendor/wt.git', { 'f.txt': 'x\n' }, { 'core.bare': 'false', 'core.worktree': fx.outside });
       // commondir: a HEAD and a pointer to a repository outside.
@@ -232,7 +271,12 @@ describe('gate: a repository cannot turn a read-only git command into execution 
     });
 
     it('cd into a folder inside the git directory (objects/) is refused the same way', async () => {
-      await refusedClass(fx, 'cd vendor/tc.git/objects && git log -p', 'canary', /'vendor\/tc\.git' is a git directory/);
+      await refusedClass(
+        fx,
+        'cd vendor/tc.git/objects && git log -p',
+        'canary',
+        /'vendor\/tc\.git' is a git directory/,
+      );
     });
 
     it('git -C DIR status runs its core.fsmonitor program: refused', async () => {
@@ -402,7 +446,11 @@ describe('gate: a repository cannot turn a read-only git command into execution 
     });
 
     it('--recurse-submodules and --ignore-submodules=none, which open it, are refused', async () => {
-      for (const c of ['git grep --recurse-submodules x', 'git ls-files --recurse-submodules', 'git status --ignore-submodules=none']) {
+      for (const c of [
+        'git grep --recurse-submodules x',
+        'git ls-files --recurse-submodules',
+        'git status --ignore-submodules=none',
+      ]) {
         const v = (await sm.judge(c)).verdict;
         assert.equal(v.allowed, false, c);
         assert.equal(existsSync(join(sm.canaries, 'filter')), false);
@@ -418,7 +466,12 @@ function signHead(fx: Fixture, dir: string): void {
   const body =
     `tree ${tree}\nparent ${parent}\nauthor t <t@example.com> 0 +0000\ncommitter t <t@example.com> 0 +0000\n` +
     'gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQ==\n -----END PGP SIGNATURE-----\n\nsigned\n';
-  const r = spawnSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: dir, input: body, env: fx.env, encoding: 'utf8' });
+  const r = spawnSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    cwd: dir,
+    input: body,
+    env: fx.env,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   fx.git(dir, `update-ref HEAD ${r.stdout.trim()}`);
 }

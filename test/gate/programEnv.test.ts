@@ -29,7 +29,6 @@ function sh(command: string, env: Record<string, string>, cwd = root) {
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
-
 const PERSON: Record<string, string> = {
   ...scrubbedEnv(process.env),
   HOME: join(base, 'home'),
@@ -112,7 +111,8 @@ const CASES: Case[] = [
 describe('gate: configuration variables of the allowed programs are removed from what they run with', function () {
   this.timeout(60_000);
   before(() => {
-    for (const d of [root, canaries, bin, join(root, 'src'), outsideRepo, PERSON['HOME'] as string]) mkdirSync(d, { recursive: true });
+    for (const d of [root, canaries, bin, join(root, 'src'), outsideRepo, PERSON['HOME'] as string])
+      mkdirSync(d, { recursive: true });
     writeFileSync(join(root, 'a.txt'), 'alpha\n');
     writeFileSync(join(root, 'src', 'b.ts'), 'x\n');
     writeFileSync(join(base, 'ripgreprc'), `--pre=${join(base, 'pre.sh')}\n`);
@@ -143,7 +143,10 @@ describe('gate: configuration variables of the allowed programs are removed from
       const parent = { ...PERSON, ...c.env };
       clear();
       const plain = sh(c.command, parent);
-      assert.ok(c.took(plain.stdout), `the variable made no difference to plain ${c.command}: ${plain.stdout}${plain.stderr}`);
+      assert.ok(
+        c.took(plain.stdout),
+        `the variable made no difference to plain ${c.command}: ${plain.stdout}${plain.stderr}`,
+      );
       clear();
 
       const reader = new NodeWorkspaceReader([root]);

@@ -18,20 +18,17 @@ function patternsAfterList(state: ArgvState): 'pattern' | null {
 }
 
 /** The options `branch` and `tag` share for choosing and printing refs. */
-const REF_LISTING = table(
-  flags('--list', '-l', '--no-column', '--no-color', '-i', '--ignore-case'),
-  {
-    '--contains': REV,
-    '--no-contains': REV,
-    '--merged': REV,
-    '--no-merged': REV,
-    '--points-at': REV,
-    '--sort': TEXT,
-    '--format': TEXT,
-    '--column': OPT_TEXT,
-    '--color': OPT_TEXT,
-  },
-);
+const REF_LISTING = table(flags('--list', '-l', '--no-column', '--no-color', '-i', '--ignore-case'), {
+  '--contains': REV,
+  '--no-contains': REV,
+  '--merged': REV,
+  '--no-merged': REV,
+  '--points-at': REV,
+  '--sort': TEXT,
+  '--format': TEXT,
+  '--column': OPT_TEXT,
+  '--color': OPT_TEXT,
+});
 
 const CHANGES_BRANCHES = 'creates, deletes, renames, copies or reconfigures branches; only listing is read-only';
 
@@ -95,7 +92,17 @@ const STASH_LIST: Grammar = {
   name: 'git stash list',
   // Handed to `git log -g refs/stash`: a short list of its formatting options.
   options: table(
-    flags('--oneline', '-p', '-u', '--patch', '--stat', '--name-only', '--name-status', '--no-color', '--abbrev-commit'),
+    flags(
+      '--oneline',
+      '-p',
+      '-u',
+      '--patch',
+      '--stat',
+      '--name-only',
+      '--name-status',
+      '--no-color',
+      '--abbrev-commit',
+    ),
     {
       '-n': NUM,
       '--max-count': NUM,
@@ -147,8 +154,7 @@ const CAT_FILE: Grammar = {
   positional: (index) => (index === 0 ? 'rev' : null),
   check: (state) => {
     const modes = CAT_FILE_MODES.filter((m) => state.seen.has(m));
-    if (modes.length !== 1)
-      return { rule: 'argument', reason: "'git cat-file' takes exactly one of -p, -t, -s, -e" };
+    if (modes.length !== 1) return { rule: 'argument', reason: "'git cat-file' takes exactly one of -p, -t, -s, -e" };
     if (state.positionals.length !== 1) return { rule: 'argument', reason: "'git cat-file' takes one object" };
     return null;
   },
