@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { GATE_RUN_ENV } from '../../src/core/gate/runEnv';
 import { runTool } from '../../src/core/tools';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS, runCommandTool as tool } from '../../src/core/tools/build/runCommand';
 import type { AgentToolContext } from '../../src/core/tools/session/context';
@@ -110,16 +111,8 @@ describe('run_command', () => {
     assert.equal(first?.options.cwd, ws.root);
     assert.equal(first?.options.timeoutMs, RUN_COMMAND_DEFAULT_TIMEOUT_MS);
     assert.equal(second?.options.timeoutMs, 5000);
-    assert.deepEqual(first?.options.env, {
-      GIT_PAGER: 'cat',
-      PAGER: 'cat',
-      GIT_OPTIONAL_LOCKS: '0',
-      LC_ALL: 'C',
-      GIT_EXTERNAL_DIFF: undefined,
-      CDPATH: undefined,
-      GLOBIGNORE: undefined,
-      IFS: undefined,
-    });
+    // A read-only command runs with the gate's environment, as exec_command runs it.
+    assert.equal(first?.options.env, GATE_RUN_ENV);
     assert.equal(first?.options.maxOutputBytes, 1024 * 1024);
   });
 

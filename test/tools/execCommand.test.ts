@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
+import { GATE_RUN_ENV } from '../../src/core/gate/runEnv';
 import { EXEC_DEFAULT_TIMEOUT_MS, execCommandTool } from '../../src/core/tools/execCommand';
 import type { ToolContext } from '../../src/core/tools/types';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
@@ -65,20 +66,14 @@ describe('exec_command', () => {
     await execCommandTool.run({ command: 'git log --oneline' }, { ...ctx, runner });
     assert.equal(runner.calls.length, 1);
     const { command, options } = runner.calls[0]!;
-    assert.equal(command, 'git log --oneline');
+    assert.equal(command, 'git log --no-textconv --no-ext-diff --oneline', "the gate's runnable form runs");
     assert.equal(options.cwd, ws.root);
     assert.equal(options.captured, true, 'inspection runs captured, never in the visible terminal');
-    assert.deepEqual(options.env, {
-      GIT_PAGER: 'cat',
-      PAGER: 'cat',
-      GIT_OPTIONAL_LOCKS: '0',
-      LC_ALL: 'C',
-      GIT_EXTERNAL_DIFF: undefined,
-      CDPATH: undefined,
-      GLOBIGNORE: undefined,
-      IFS: undefined,
-    });
-    assert.ok('GIT_EXTERNAL_DIFF' in options.env!, 'GIT_EXTERNAL_DIFF is removed, not inherited');
+    assert.equal(options.env, GATE_RUN_ENV, "the parse's environment is the one that runs");
+    for (const [k, v] of Object.entries({ GIT_PAGER: 'cat', PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }))
+      assert.equal(options.env![k], v, k);
+    for (const k of ['GIT_*', 'CDPATH', 'GLOBIGNORE', 'IFS', 'RIPGREP_CONFIG_PATH'])
+      assert.ok(k in options.env! && options.env![k] === undefined, `${k} is removed, not inherited`);
     assert.equal(options.timeoutMs, EXEC_DEFAULT_TIMEOUT_MS);
     assert.ok(options.maxOutputBytes > 0);
   });
