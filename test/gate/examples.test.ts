@@ -1,6 +1,8 @@
 /** Rules §1.2: every Allowed and Rejected example is its own test case. */
 import assert from 'node:assert/strict';
-import { TRUSTED, expectAllowed, expectBlocked, verdictOf } from './helpers';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, TRUSTED, expectAllowed, expectBlocked, verdictOf } from './helpers';
 
 describe('gate: rules §1.2 examples', () => {
   describe('allowed', () => {
@@ -18,6 +20,8 @@ describe('gate: rules §1.2 examples', () => {
       'echo a#b',
       'npm test -- --grep parser',
       'rg -n "parse\\(" src',
+      'git branch -a',
+      'git remote -v',
     ]) {
       it(command, async () => {
         await expectAllowed(command);
@@ -53,7 +57,20 @@ describe('gate: rules §1.2 examples', () => {
       ['grep -R foo .', 'follow', "blocked: 'grep -R' follows symlinks out of the workspace; use grep -r"],
       ['npm test -- -u', 'option', "blocked: 'npm test -- -u' rewrites snapshots"],
       ['sg staff -c id', 'program', "blocked: 'sg' is also the set-group command"],
+      ['git branch topic', 'argument', "blocked: 'git branch' takes no argument 'topic' here"],
+      [
+        'git -C vendor/lib.git show HEAD',
+        'git-repository',
+        "blocked: 'vendor/lib.git' is a git directory inside the workspace",
+      ],
     ];
+    // A git directory committed inside the workspace, as plain files.
+    const gitDir = join(ROOT, 'vendor', 'lib.git');
+    before(() => {
+      for (const d of ['objects', 'refs']) mkdirSync(join(gitDir, d), { recursive: true });
+      writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+    });
+    after(() => rmSync(join(ROOT, 'vendor'), { recursive: true, force: true }));
     for (const [command, rule, reason] of cases) {
       it(command, async () => {
         const v = await expectBlocked(command, rule);

@@ -113,7 +113,7 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
       if ('allowed' in r) return done(r);
       parsed.push(r.parsed);
       if (r.safeMode && ctx.safeModes?.[r.safeMode]) inserts.push({ at: r.programEnd, text: safeInsert[r.safeMode] });
-      inserts.push(...r.inserts);
+      for (const ins of r.inserts) inserts.push(ins);
     }
     if (movedUncertainly && li + 1 < lists.length) {
       return done(

@@ -30,6 +30,8 @@ const DOT_WILDCARD = /(^|\/)\\?\.[*?[]/;
 /** Glob matches allowed across one command before it is refused as too broad. */
 export const GLOB_LIMIT = 2000;
 
+const NO_INSERTS: JudgedSegment['inserts'] = Object.freeze([]);
+
 /** Where the shell is: the logical directory `cd` works from and the real one programs see. */
 export interface Cwd {
   readonly logical: string;
@@ -267,7 +269,10 @@ export class Judge {
       },
       programEnd: programWord.end,
       ...(parse.safeMode ? { safeMode: parse.safeMode.key } : {}),
-      inserts: (parse.inserts ?? []).map((i) => ({ at: (expanded[i.after] as { word: Word }).word.end, text: i.text })),
+      inserts:
+        parse.inserts === undefined
+          ? NO_INSERTS
+          : parse.inserts.map((i) => ({ at: (expanded[i.after] as { word: Word }).word.end, text: i.text })),
     };
   }
 
