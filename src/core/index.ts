@@ -66,6 +66,7 @@ export {
   type VerifyRecord,
   type VerifyStatus,
   type VerifyOrigin,
+  type VerifyAsk,
   type VerifierOptions,
 } from './verify/verifier';
 export { stepVerdict, isAwaitingCheck, type StepVerdict } from './verify/stepVerdict';
@@ -81,6 +82,21 @@ export { pastTense } from './build/guard';
 
 // ---- the read-only gate (`planwise check-command`) ---------------------------------------------
 export { judgeCommand, type GateContext, type Judgement } from './gate';
+
+// ---- the build side's one command policy (rules §9) -------------------------------------------
+export {
+  allowListProblems,
+  decideBuildCommand,
+  type BuildDecision,
+  type BuildPolicyContext,
+} from './tools/build/buildPolicy';
+export {
+  permitCommand,
+  howToAllow,
+  shellQuote,
+  type CommandAsk,
+  type CommandPermit,
+} from './tools/build/commandPermit';
 
 // ---- tools hosts reuse -------------------------------------------------------------------------
 export { EXEC_ENV } from './tools/shellRun';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, Verifier, VerifyJournal, type ScopeRequest } from '../core/index';
+import { EXEC_ENV, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';
@@ -37,7 +37,8 @@ import { EventTranslator, noticeId } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
 import { regate } from './prompts/regate';
 import { HostInterviewer } from './prompts/hostInterviewer';
-import { NativePrompts } from './prompts/native';
+import { NativePrompts, vscodeCommandUi } from './prompts/native';
+import { askCommandQuestion } from './prompts/commandQuestion';
 import { PendingRequests } from './prompts/pending';
 import { SessionController } from './session/controller';
 import { anyAwaitingCheck, autoResume } from './session/autoResume';
@@ -97,7 +98,12 @@ export function composeHost(shared: SharedParts): Host {
     panelVisible: () => panel.visible,
     update: (ops: Parameters<PanelHub['update']>[0]) => hub.update(ops),
     offerNative: (id: string, prompt: Parameters<NativePrompts['offer']>[1]) => native.offer(id, prompt),
-    confirmCommand: (command: string, reason: string) => native.confirmCommand(command, reason),
+    confirmCommand: (command: string, reason: string) =>
+      askCommandQuestion(command, reason, {
+        ui: vscodeCommandUi,
+        entryProblem: (entry) => allowListProblems([entry])[0]?.problem,
+        addToAllowList: (entry) => config.addToAllowList(entry),
+      }),
     confirmScope: (request: ScopeRequest) => native.confirmScope(request),
   };
   const approver = new HostApprover({ pending, surface, relativePath });
@@ -129,6 +135,13 @@ export function composeHost(shared: SharedParts): Host {
       new Verifier({
         runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
         cwd: () => ws().reader.roots[0]!,
+        // The build side's one command policy (rules §9), on the file system as a shell sees it.
+        policy: () => ({
+          roots: ws().reader.roots,
+          trusted: trust.trusted,
+          fs: ws().gateFs,
+          allowList: config.settings.buildCommandAllowList,
+        }),
         now: Date.now,
         timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
         // Results kept next to each plan (`<stem>.verify.json`), so a reload keeps what ran and was signed off.
@@ -150,6 +163,7 @@ export function composeHost(shared: SharedParts): Host {
     trust,
     read: (file) => ws().planFiles.read(file),
     trackerHolds: (file, step, text) => trackerHolds(hub.state.tracker, relativePath(file), step, text),
+    approver,
   });
 
   // ---- engine and session -------------------------------------------------------------------

@@ -68,6 +68,18 @@ export class ConfigService implements vscode.Disposable {
     await config.update(key, value, target);
   }
 
+  /**
+   * "Always allow" from a command question: adds `entry` to `planwise.buildCommandAllowList` in
+   * the workspace's settings (kept once; the workspace's own entries are kept).
+   */
+  async addToAllowList(entry: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+    const now = config.inspect<unknown>('buildCommandAllowList')?.workspaceValue;
+    const list = Array.isArray(now) ? now.filter((e): e is string => typeof e === 'string') : [];
+    if (list.includes(entry)) return;
+    await config.update('buildCommandAllowList', [...list, entry], vscode.ConfigurationTarget.Workspace);
+  }
+
   dispose(): void {
     this.sub.dispose();
     this.emitter.dispose();

@@ -262,6 +262,22 @@ export const GateSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * Every verify command of the plan with what the build does with it (the engine's verdict):
+   * runs read-only, runs from the allow-list, asks first, never runs. `approvable`: the person may
+   * approve it together with the plan.
+   */
+  verifyCommands: z
+    .array(
+      z.object({
+        step: z.string(),
+        command: z.string(),
+        verdict: z.enum(['read_only', 'allow_list', 'ask', 'refused']),
+        reason: z.string().optional(),
+        approvable: z.boolean(),
+      }),
+    )
+    .optional(),
 });
 
 export const InterviewOptionSchema = z.object({

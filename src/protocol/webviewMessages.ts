@@ -50,6 +50,11 @@ export const ApprovalResponseMessageSchema = z.object({
   decision: ApprovalDecisionSchema,
   /** Only with `revise`: what to change. */
   feedback: text(20_000).optional(),
+  /**
+   * Only with `execute` or `fresh_context`, and only when the person ticked "also allow": the
+   * verify commands the gate listed that they approve with the plan, by their text.
+   */
+  allowCommands: z.array(text(4_000)).max(200).optional(),
 });
 
 export const EnterPlanningResponseMessageSchema = z.object({

@@ -51,7 +51,7 @@ describe('the closing audit of a build (a real session, scripted model)', () => 
       ],
       {
         approve: () => ({ decision: 'execute' }),
-        config: { buildScope: 'record' },
+        config: { buildScope: 'record', buildAllowList: ['node -e *'] },
         checkpointsDir: storage,
       },
     );

@@ -28,6 +28,7 @@ import { VerifyService } from '../../src/host/verify/verifyService';
 import { emptyViewState, type DeltaOp } from '../../src/protocol';
 import { ScriptedServer, type Script } from '../support/scriptedServer';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { policyFor } from '../support/commandPolicy';
 
 export interface EngineHost {
   readonly controller: SessionController;
@@ -50,6 +51,8 @@ export async function startEngineHost(
     ws?: TempWorkspace;
     /** Settings over the defaults, read at every use (a test may change them mid-session). */
     settings?: () => Partial<PlanwiseSettings>;
+    /** The modal that asks about a command needing a yes (default: the person says no). */
+    confirmCommand?: PromptSurface['confirmCommand'];
   } = {},
 ): Promise<EngineHost> {
   const server = await ScriptedServer.start(script);
@@ -63,10 +66,17 @@ export async function startEngineHost(
     panelVisible: () => true,
     update: (ops: readonly DeltaOp[]) => hub.update(ops),
     offerNative: () => undefined,
-    confirmCommand: async () => false,
+    confirmCommand: opts.confirmCommand ?? (async () => false),
   };
   const trust = new TrustState(true);
-  const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+  const setting = () => ({ ...DEFAULT_SETTINGS, ...opts.settings?.() });
+  const verifier = new Verifier({
+    runner: new NodeCommandRunner(),
+    cwd: () => ws.root,
+    now: Date.now,
+    policy: () => ({ ...policyFor(ws.root)(), allowList: setting().buildCommandAllowList }),
+  });
+  const approver = new HostApprover({ pending, surface, relativePath });
   const engine = createEngineAccess({
     deps: () => ({
       reader: ws.reader,
@@ -76,7 +86,7 @@ export async function startEngineHost(
       verifier,
       clock: systemClock,
       interviewer: new HostInterviewer(pending, surface),
-      approver: new HostApprover({ pending, surface, relativePath }),
+      approver,
       archive: new FileArchiveStore(archiveDir),
       log: (l) => logs.push(l),
     }),
@@ -103,7 +113,7 @@ export async function startEngineHost(
       if (e.type === 'plan.approval.requested') regate(pending, hub, e, relativePath);
     },
   });
-  const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8') });
+  const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver });
   return {
     controller,
     hub,

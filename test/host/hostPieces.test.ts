@@ -11,6 +11,7 @@ import type { TrackerNode } from '../../src/protocol';
 import { watchPlanFiles, type WatcherLike } from '../../src/host/session/planFileWatcher';
 import { FakeSession } from './support';
 import { makeTempWorkspace } from '../support/tempWorkspace';
+import { CLICK, policyFor } from '../support/commandPolicy';
 
 function manualTimers() {
   const ticks: (() => void)[] = [];
@@ -27,20 +28,25 @@ describe('lens refresh', () => {
   it('asks for lenses on every verify result, and on each tick only while results exist', async () => {
     const ws = makeTempWorkspace({});
     try {
-      const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+      const verifier = new Verifier({
+        runner: new NodeCommandRunner(),
+        cwd: () => ws.root,
+        now: Date.now,
+        policy: policyFor(ws.root),
+      });
       const t = manualTimers();
       let fired = 0;
       const refresh = lensRefresh({ verifier, fire: () => fired++, timers: t.timers });
       t.tick();
       assert.equal(fired, 0, 'no results: nothing to refresh');
       const entry = { kind: 'command' as const, text: 'true', command: 'true' };
-      await verifier.run('/p.md', '1', entry, 'person');
+      await verifier.run('/p.md', '1', entry, CLICK);
       assert.equal(fired, 2, 'running, then passed');
       t.tick();
       assert.equal(fired, 3, 'a minute later "just now" becomes "1 min ago"');
       refresh.dispose();
       assert.equal(t.active, 0);
-      await verifier.run('/p.md', '1', entry, 'person');
+      await verifier.run('/p.md', '1', entry, CLICK);
       assert.equal(fired, 3, 'disposed: no more refreshes');
     } finally {
       ws.cleanup();

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { LazyVerifier } from '../../src/host/verify/lazyVerifier';
+import { CLICK, policyFor } from '../support/commandPolicy';
 
 describe('host: the Verifier built on first use', () => {
   const make = () => {
     let built = 0;
     const lazy = new LazyVerifier(() => {
       built++;
-      return new Verifier({ cwd: () => '/ws', now: () => 1000 });
+      return new Verifier({ cwd: () => '/ws', now: () => 1000, policy: policyFor('/ws') });
     });
     return { lazy, built: () => built };
   };

@@ -12,7 +12,12 @@ import { planResponse, samplePlan } from '../support/sessionHarness';
 import { startEngineHost, until, type EngineHost } from './engineHost';
 
 /** A QuickPick, modal and input box that answer from lists and record what they were shown. */
-function scriptedUi(picks: ApprovalDecision[], confirms: boolean[], feedback: string[] = []) {
+function scriptedUi(
+  picks: ApprovalDecision[],
+  confirms: boolean[],
+  feedback: string[] = [],
+  commands: ('plan' | 'commands' | undefined)[] = [],
+) {
   const shown: string[] = [];
   const ui: NativeGateUi = {
     pick: async (items, title) => {
@@ -26,6 +31,10 @@ function scriptedUi(picks: ApprovalDecision[], confirms: boolean[], feedback: st
     feedback: async () => {
       shown.push('feedback');
       return feedback.shift();
+    },
+    commands: async (message) => {
+      shown.push(`commands: ${message}`);
+      return commands.shift();
     },
   };
   return { ui, shown };

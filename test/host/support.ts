@@ -25,7 +25,11 @@ export class FakeSession implements Session {
   mode: 'plan' | 'build' = 'plan';
   planFile: string | undefined;
   readonly calls: string[] = [];
-  readonly verifier = new Verifier({ cwd: () => '/', now: () => 0 });
+  readonly verifier = new Verifier({
+    cwd: () => '/',
+    now: () => 0,
+    policy: () => ({ roots: ['/'], trusted: false, fs: new NodeWorkspaceReader(['/']) }),
+  });
   readonly review = fakeReview();
   cancelled = 0;
   onStart: Step = () => ({ kind: 'completed', summary: 'done' });

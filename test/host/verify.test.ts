@@ -6,6 +6,7 @@ import { planLenses } from '../../src/host/codelens/lenses';
 import { TrustGatedRunner, TrustState } from '../../src/host/trust';
 import { VerifyService, trackerHolds } from '../../src/host/verify/verifyService';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { CLICK, NO_ONE, policyFor } from '../support/commandPolicy';
 
 const QUOTED = `node -e "require('./src/format').formatJson([])"`;
 const HUNG = `node -e "setInterval(() => {}, 1000)"`;
@@ -54,8 +55,9 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
       cwd: () => ws.root,
       now: () => (clock += 1000),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      policy: () => ({ ...policyFor(ws.root)(), trusted: trust.trusted }),
     });
-    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8') });
+    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver: NO_ONE });
     const records: VerifyRecord[] = [];
     verifier.onRecorded((r) => records.push(r));
     return { trust, verifier, verify, records };
@@ -160,7 +162,12 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
 
   it("runs an entry only the session's tracker holds (a sub-item the build agent added), nothing else", async () => {
     const trust = new TrustState(true);
-    const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+    const verifier = new Verifier({
+      runner: new NodeCommandRunner(),
+      cwd: () => ws.root,
+      now: Date.now,
+      policy: policyFor(ws.root),
+    });
     const tracker = {
       title: 'T',
       planFile: '.vtcode/plans/retry.md',
@@ -193,6 +200,7 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
       trust,
       read: async (f) => readFileSync(f, 'utf8'),
       trackerHolds: (file, step, text) => trackerHolds(tracker, file.slice(ws.root.length + 1), step, text),
+      approver: NO_ONE,
     });
     const plan = ws.path('.vtcode/plans/retry.md');
     assert.equal((await verify.run(plan, '1.1', 'node ok.js --sub')).status, 'passed');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sse } from '../support/scriptedServer';
+import { CLICK } from '../support/commandPolicy';
 import { planResponse, samplePlan, startHarness, type Harness } from '../support/sessionHarness';
 
 const question = {
@@ -56,6 +57,8 @@ describe('planning lifecycle and the build agent', () => {
       ],
       {
         files: { 'README.md': '# demo\n', 'src/.keep': '' },
+        // The person says yes to the verify command `node src/check.js` when it is asked for.
+        approveCommand: () => true,
         interview: (qs) => ({ kind: 'answered', answers: [{ questionId: qs[0]!.id, choice: 'Hello' }] }),
         approve: () => ({ decision: 'execute' }),
       },
@@ -220,7 +223,8 @@ describe('planning lifecycle and the build agent', () => {
         sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
         sse.textTurn('Built.'),
       ],
-      { config: { interactive: false } },
+      // A headless run: its verify command runs only because the person allow-listed it.
+      { config: { interactive: false, buildAllowList: ['node -e *'] } },
     );
     const stop = await h.session.start('plan');
     assert.equal(stop.kind, 'awaiting_approval');
@@ -275,13 +279,13 @@ describe('planning lifecycle and the build agent', () => {
     const entry = { kind: 'command' as const, text: 'node -e "process.exit(0)"', command: 'node -e "process.exit(0)"' };
     const status = () => h!.eventsOf('tracker.updated').at(-1)!.items[0]!.status;
     // A failure of a command the plan does not hold still shows; it puts the step in progress.
-    await verifier.run(planFile, '1', failing, 'person');
+    await verifier.run(planFile, '1', failing, CLICK);
     await until(() => status() === 'in_progress');
     // Another plan's result is not this session's: no event, no change.
     const before = h.events.length;
-    await verifier.run('/elsewhere/other.md', '1', entry, 'person');
+    await verifier.run('/elsewhere/other.md', '1', entry, CLICK);
     assert.equal(h.events.length, before, 'another plan is ignored');
-    const r = await verifier.run(planFile, '1', entry, 'person');
+    const r = await verifier.run(planFile, '1', entry, CLICK);
     assert.equal(r.status, 'passed');
     await until(() => status() === 'completed');
     const last = h.eventsOf('tracker.updated').at(-1)!.items[0]!;

@@ -7,6 +7,7 @@ import type { TrackerHandle } from '../../src/core/tools/session/context';
 import { Verifier } from '../../src/core/verify/verifier';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { CLICK, policyFor } from '../support/commandPolicy';
 
 const item = (description: string, verify: string[] = []) => ({
   description,
@@ -36,7 +37,13 @@ describe('verify gate: whole-checklist updates', () => {
 
   const gated = (inner: TrackerHandle) =>
     verifyingTracker(inner, {
-      verifier: new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now }),
+      verifier: new Verifier({
+        runner: new NodeCommandRunner(),
+        cwd: () => ws.root,
+        now: Date.now,
+        policy: policyFor(ws.root, ['node *']),
+      }),
+      commands: {},
       planFile: () => '/p.md',
       required: true,
     });

@@ -50,7 +50,7 @@ describe('run_command', () => {
     assert.equal(r.blocked, true);
     assert.match(
       r.content,
-      /^blocked: the person did not allow `touch made\.txt`, so it did not run\. Do not retry it/,
+      /^blocked: the person did not allow `touch made\.txt`, so it did not run\. To allow it, .*planwise\.buildCommandAllowList.*--allow-command 'touch made\.txt'.* Do not retry it/,
     );
     assert.equal(existsSync(ws.path('made.txt')), false);
   });
@@ -79,7 +79,10 @@ describe('run_command', () => {
     const runner = new RecordingRunner();
     const r = await tool.run({ command: 'touch made.txt' }, ctxWith({ runner }));
     assert.equal(r.blocked, true);
-    assert.match(r.content, /needs the person's approval \(.*\), but no one can approve commands in this session/);
+    assert.match(
+      r.content,
+      /needs the person's yes \(.*\), and nobody can be asked in this run\. To allow it, .*planwise\.buildCommandAllowList, or pass --allow-command 'touch made\.txt'/,
+    );
     assert.equal(runner.calls.length, 0);
   });
 

@@ -14,6 +14,7 @@ import { planLenses } from '../../src/host/codelens/lenses';
 import { sse } from '../support/scriptedServer';
 import { planResponse, startHarness, type Harness } from '../support/sessionHarness';
 import { NO_RETRIES, runCli, useCliScene } from '../cli/cliHarness';
+import { CLICK, NO_ONE, policyFor } from '../support/commandPolicy';
 
 const MARK = "require('fs').appendFileSync('marks.txt', JSON.stringify(process.argv.slice(2)) + '\\n')";
 const CHECK = 'open the page and confirm it shows the greeting';
@@ -128,11 +129,17 @@ describe('the one verify model', () => {
     const ws = makeTempWorkspace(FILES);
     try {
       const planFile = ws.write('.vtcode/plans/forms.md', PLAN);
-      const verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+      const verifier = new Verifier({
+        runner: new NodeCommandRunner(),
+        cwd: () => ws.root,
+        now: Date.now,
+        policy: policyFor(ws.root),
+      });
       const verify = new VerifyService({
         verifier,
         trust: new TrustState(true),
         read: async (f) => readFileSync(f, 'utf8'),
+        approver: NO_ONE,
       });
       const actions = lensesOf(PLAN).flatMap((l) => (l.action.kind === 'runVerify' ? [l.action] : []));
       for (const a of actions) assert.equal((await verify.run(planFile, a.step, a.entry)).status, 'passed');
@@ -157,6 +164,8 @@ describe('the one verify model', () => {
         {
           files: FILES,
           approve: () => ({ decision: 'execute' }),
+          // The verify commands write marks.txt: the person allow-listed them.
+          config: { buildAllowList: ['node mark.js *'] },
           // The person confirms the page, but not the log line.
           signOffCheck: (_step, check) => check === CHECK,
         },
@@ -187,12 +196,17 @@ describe('the one verify model', () => {
   describe('the CLI', () => {
     const { setup } = useCliScene();
     const script = () => [sse.textTurn(planResponse(PLAN)), ...[1, 2, 3, 4, 5, 6].map(complete), sse.textTurn('Done.')];
+    /** The verify commands write marks.txt: `--approve execute` allows none of them, this flag does. */
+    const ALLOW = ['--allow-command', 'node mark.js *'];
 
     it('--non-interactive runs every command, leaves check steps in progress and lists them', async () => {
       const s = await setup(script(), FILES);
-      const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'every verify form'], {
-        env: NO_RETRIES,
-      });
+      const r = await runCli(
+        ['plan', '--non-interactive', '--approve', 'execute', ...ALLOW, ...s.args, 'every verify form'],
+        {
+          env: NO_RETRIES,
+        },
+      );
       // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
       assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(marks(s.ws.root), MARKS);
@@ -207,7 +221,7 @@ describe('the one verify model', () => {
     it('--json prints the engine counts and percent in tracker.updated, and the verify results', async () => {
       const s = await setup(script(), FILES);
       const r = await runCli(
-        ['plan', '--json', '--non-interactive', '--approve', 'execute', ...s.args, 'every verify form'],
+        ['plan', '--json', '--non-interactive', '--approve', 'execute', ...ALLOW, ...s.args, 'every verify form'],
         {
           env: NO_RETRIES,
         },
@@ -226,10 +240,13 @@ describe('the one verify model', () => {
 
     it('interactive asks the person for each check and completes the step on yes', async () => {
       const s = await setup(script(), FILES);
-      const r = await runCli(['plan', '--interactive', '--approve', 'execute', ...s.args, 'every verify form'], {
-        env: NO_RETRIES,
-        stdin: ['y', 'n'],
-      });
+      const r = await runCli(
+        ['plan', '--interactive', '--approve', 'execute', ...ALLOW, ...s.args, 'every verify form'],
+        {
+          env: NO_RETRIES,
+          stdin: ['y', 'n'],
+        },
+      );
       // Steps left awaiting a check make the build incomplete: exit 1 (the execution report lists them).
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stdout, /\? Step 5 needs your check: open the page and confirm it shows the greeting/);

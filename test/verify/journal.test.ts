@@ -19,6 +19,7 @@ import { NodeCommandRunner } from '../../src/node/processRunner';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { CLICK, policyFor } from '../support/commandPolicy';
 import { sse } from '../support/scriptedServer';
 import { planResponse, startHarness, type Harness } from '../support/sessionHarness';
 
@@ -54,7 +55,13 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
       onError: (file, message) => errors.push(`${file}: ${message}`),
     });
   const verifier = () =>
-    new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now, journal: journal() });
+    new Verifier({
+      runner: new NodeCommandRunner(),
+      cwd: () => ws.root,
+      now: Date.now,
+      journal: journal(),
+      policy: policyFor(ws.root, ['node *']),
+    });
   /** Waits for the journal writes a record started (they run after the record is announced). */
   const settled = async (file: string, count: number, holds: (r: VerifyRecord[]) => boolean = () => true) => {
     for (let i = 0; i < 200; i++) {
@@ -76,7 +83,7 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
 
   it('a passed command and an unsigned check: after a reload the step still awaits the check, and the lens shows the run', async () => {
     const before = verifier();
-    const ran = await before.run(planFile, '1', COMMAND, 'build');
+    const ran = await before.run(planFile, '1', COMMAND, { origin: 'build' });
     assert.equal(ran.status, 'passed');
     const file = journalFileOf(planFile);
     assert.equal(file, join(ws.root, '.vtcode/plans/2026-12-01-greeting.verify.json'));
@@ -108,13 +115,13 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
 
   it("a person's sign-off is kept too, and a result made before the restore is newer and wins", async () => {
     const before = verifier();
-    await before.run(planFile, '1', { ...COMMAND }, 'build');
+    await before.run(planFile, '1', { ...COMMAND }, { origin: 'build' });
     before.signOff(planFile, '1', CHECK);
     await settled(journalFileOf(planFile), 2);
 
     const after = verifier();
     const failing = { kind: 'command' as const, text: COMMAND.text, command: 'node -e "process.exit(3)"' };
-    const fresh = await after.run(planFile, '1', failing, 'person');
+    const fresh = await after.run(planFile, '1', failing, CLICK);
     assert.equal(fresh.status, 'failed');
     // The run made after the reload wrote its journal only after loading it: the sign-off is still there.
     await settled(journalFileOf(planFile), 2, (rs) => rs.some((r) => r.status === 'failed'));
@@ -145,7 +152,7 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
 
   it('forget empties the journal (the file holds another plan now)', async () => {
     const v = verifier();
-    await v.run(planFile, '1', COMMAND, 'person');
+    await v.run(planFile, '1', COMMAND, CLICK);
     await settled(journalFileOf(planFile), 1);
     v.forget(planFile);
     await settled(journalFileOf(planFile), 0);
@@ -154,8 +161,13 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
   });
 
   it('no journal, no file: a Verifier without one writes nothing', async () => {
-    const v = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
-    await v.run(planFile, '1', COMMAND, 'person');
+    const v = new Verifier({
+      runner: new NodeCommandRunner(),
+      cwd: () => ws.root,
+      now: Date.now,
+      policy: policyFor(ws.root),
+    });
+    await v.run(planFile, '1', COMMAND, CLICK);
     assert.equal(await v.restore(planFile), 0);
     assert.equal(existsSync(journalFileOf(planFile)), false);
   });
@@ -174,7 +186,8 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
           sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index_path: '1', status: 'completed' } }]),
           sse.textTurn('Done; the page check is yours.'),
         ],
-        { approve: () => ({ decision: 'execute' }) },
+        // The verify command is a node script: the person allow-listed it.
+        { approve: () => ({ decision: 'execute' }), config: { buildAllowList: ['node *'] } },
       );
       const stop = await h.session.start('greeting');
       assert.equal(stop.kind, 'completed');

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
+import { CLICK, policyFor } from '../support/commandPolicy';
 
 const cmd = (command: string) => ({ kind: 'command' as const, text: command, command });
 
@@ -13,7 +14,12 @@ describe('Verifier', () => {
   let verifier: Verifier;
   beforeEach(() => {
     ws = makeTempWorkspace({ 'count.js': "require('fs').appendFileSync('runs.txt', 'x')" });
-    verifier = new Verifier({ runner: new NodeCommandRunner(), cwd: () => ws.root, now: Date.now });
+    verifier = new Verifier({
+      runner: new NodeCommandRunner(),
+      cwd: () => ws.root,
+      now: Date.now,
+      policy: policyFor(ws.root, ['node *']),
+    });
     records = [];
     verifier.onRecorded((r) => records.push(r));
   });
@@ -22,8 +28,8 @@ describe('Verifier', () => {
   it('a second run of an entry that is still running joins the first (one process)', async () => {
     const entry = cmd('node count.js');
     const [a, b] = await Promise.all([
-      verifier.run('/p.md', '1', entry, 'person'),
-      verifier.run('/p.md', '1', entry, 'build'),
+      verifier.run('/p.md', '1', entry, { origin: 'person' }),
+      verifier.run('/p.md', '1', entry, { origin: 'build' }),
     ]);
     assert.equal(a, b);
     assert.equal(readFileSync(ws.path('runs.txt'), 'utf8'), 'x');
@@ -34,7 +40,7 @@ describe('Verifier', () => {
   });
 
   it('keys results by plan file, step and the entry as written', async () => {
-    await verifier.run('/p.md', '1', cmd('node count.js'), 'person');
+    await verifier.run('/p.md', '1', cmd('node count.js'), { origin: 'person' });
     assert.equal(verifier.latest('/p.md', '1', 'node count.js')?.status, 'passed');
     assert.equal(verifier.latest('/p.md', '2', 'node count.js'), undefined);
     assert.equal(verifier.latest('/q.md', '1', 'node count.js'), undefined);
@@ -49,24 +55,31 @@ describe('Verifier', () => {
       cwd: () => ws.root,
       now: Date.now,
       timeoutMs: () => seconds * 1000,
+      policy: policyFor(ws.root, ['node *']),
     });
     assert.equal(v.timeoutMs, 300_000);
     seconds = 1;
-    const r = await v.run('/p.md', '1', cmd('node -e "setInterval(() => {}, 1000)"'), 'person');
+    const r = await v.run('/p.md', '1', cmd('node -e "setInterval(() => {}, 1000)"'), { origin: 'person' });
     assert.equal(r.status, 'timed_out');
     assert.match(r.output, /timed out after 1 s/);
   });
 
   it('a check is never run, only signed off by a person', async () => {
-    await assert.rejects(verifier.run('/p.md', '1', { kind: 'check', text: 'confirm it shows' }, 'build'), /signs off/);
+    await assert.rejects(
+      verifier.run('/p.md', '1', { kind: 'check', text: 'confirm it shows' }, { origin: 'build' }),
+      /signs off/,
+    );
     const r = verifier.signOff('/p.md', '1', 'confirm it shows');
     assert.deepEqual([r.kind, r.status, r.origin], ['check', 'checked', 'person']);
   });
 
   it('the build turn’s signal and cancelAll stop runs, recorded as cancelled', async () => {
     const turn = new AbortController();
-    const hung = verifier.run('/p.md', '1', cmd('node -e "setInterval(() => {}, 1000)"'), 'build', turn.signal);
-    const other = verifier.run('/p.md', '2', cmd('node -e "setInterval(() => {}, 1000)"'), 'person');
+    const hung = verifier.run('/p.md', '1', cmd('node -e "setInterval(() => {}, 1000)"'), {
+      origin: 'build',
+      signal: turn.signal,
+    });
+    const other = verifier.run('/p.md', '2', cmd('node -e "setInterval(() => {}, 1000)"'), { origin: 'person' });
     turn.abort(new Error('stopped'));
     assert.equal((await hung).status, 'cancelled');
     verifier.cancelAll();
@@ -74,8 +87,8 @@ describe('Verifier', () => {
   });
 
   it('says so when the host has no shell', async () => {
-    const none = new Verifier({ cwd: () => ws.root, now: Date.now });
-    const r = await none.run('/p.md', '1', cmd('node count.js'), 'build');
+    const none = new Verifier({ cwd: () => ws.root, now: Date.now, policy: policyFor(ws.root, ['node *']) });
+    const r = await none.run('/p.md', '1', cmd('node count.js'), { origin: 'build' });
     assert.equal(r.status, 'failed');
     assert.match(r.output, /cannot run here/);
   });

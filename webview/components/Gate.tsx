@@ -18,6 +18,7 @@ import { usePanel } from '../context';
 import { Button, focusButton } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { FileLink } from './FileLink';
+import { VerifyCommands, useVerifyApproval } from './VerifyCommands';
 import { pure } from '../pure';
 
 /** At or above this context use, a fresh thread is the recommended choice. */
@@ -93,12 +94,19 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
     focusButton(backRef.current);
   }, [confirming]);
 
+  const verify = useVerifyApproval(gate);
   const answered = answeredId === gate.requestId;
   const locked = answered || disabled;
   const respond = (decision: ApprovalDecision, text?: string) => {
     if (locked) return;
     setAnsweredId(gate.requestId);
-    post({ type: 'approvalResponse', requestId: gate.requestId, decision, ...(text ? { feedback: text } : {}) });
+    post({
+      type: 'approvalResponse',
+      requestId: gate.requestId,
+      decision,
+      ...(text ? { feedback: text } : {}),
+      ...verify.extra(decision),
+    });
   };
   const sendRevision = () => respond('revise', feedback.trim() || undefined);
   const comments = gate.openComments ?? [];
@@ -233,6 +241,8 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
           </ul>
         </details>
       ) : null}
+
+      <VerifyCommands gate={gate} locked={locked} approval={verify} />
 
       <div class="pw-choices" role="group" aria-label="What next?">
         {choice('execute', 'Yes, implement this plan', 'Build here, with this thread.')}

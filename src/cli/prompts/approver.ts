@@ -8,7 +8,9 @@
  */
 import {
   pastTense,
+  shellQuote,
   type Approver,
+  type CommandAnswer,
   type LimitKind,
   type PlanApprovalRequest,
   type PlanApprovalResponse,
@@ -17,7 +19,7 @@ import {
 } from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
-import { parseGateAnswer, printGate } from './gate';
+import { approvableCommands, parseGateAnswer, printGate } from './gate';
 import type { LineInput } from './lineInput';
 
 /** Granted when the person answers `y` to "allow more?". */
@@ -69,6 +71,20 @@ export class TerminalApprover implements Approver {
           if (sure === null) return this.detach(request.planFile);
           if (!/^y(es)?$/i.test(sure.trim())) continue;
         }
+        const commands = approves ? approvableCommands(request.card) : [];
+        if (commands.length > 0) {
+          // A separate, explicit choice, no by default: approving the plan alone allows none of them.
+          const n = commands.length;
+          const also = await this.input.ask(
+            `  Also allow the ${n === 1 ? 'verify command' : `${n} verify commands`} marked "will ask" for this build? [y/N] `,
+          );
+          if (also === null) return this.detach(request.planFile);
+          if (/^y(es)?$/i.test(also.trim())) {
+            this.printer.line(this.style.dim(`  (allowed for this build: ${commands.join(' · ')})`));
+            return { ...answer.response, allowCommands: commands };
+          }
+          this.printer.line(this.style.dim('  (each will be asked for when it first runs)'));
+        }
         return answer.response;
       }
       const feedback = await this.input.ask('What should change in the plan? (Enter goes back to the choices): ');
@@ -89,12 +105,25 @@ export class TerminalApprover implements Approver {
     }
   }
 
-  async approveCommand(command: string, reason: string): Promise<boolean> {
-    this.printer.line(this.style.bold('? The build agent wants to run a command that needs your approval:'));
+  /**
+   * A build-side command (run_command or a verify command) that needs a yes, shown whole. "a"
+   * (always) runs it and allows it for the rest of this run; the CLI writes no settings, so it
+   * prints the flag and the setting that allow it next time.
+   */
+  async approveCommand(command: string, reason: string): Promise<CommandAnswer> {
+    this.printer.line(this.style.bold('? The build wants to run a command that needs your approval:'));
     this.printer.line(`    $ ${command}`);
     this.printer.line(this.style.dim(`    (${reason})`));
-    const typed = await this.input.ask('  Run it? [y/N] ');
-    const yes = /^\s*y(es)?\s*$/i.test(typed ?? '');
+    const typed = (await this.input.ask('  Run it? [y/N, a = always in this run] ')) ?? '';
+    if (/^\s*a(lways)?\s*$/i.test(typed)) {
+      this.printer.line(
+        this.style.dim(
+          `  approved for this run; next time pass --allow-command ${shellQuote(command)}, or add it to planwise.buildCommandAllowList in VS Code`,
+        ),
+      );
+      return { always: command.trim() };
+    }
+    const yes = /^\s*y(es)?\s*$/i.test(typed);
     this.printer.line(this.style.dim(yes ? '  approved' : '  not run'));
     return yes;
   }
@@ -168,7 +197,7 @@ export class NonInteractiveApprover implements Approver {
   async approveCommand(command: string): Promise<boolean> {
     this.printer.line(
       this.style.yellow(
-        `! Not run (non-interactive): $ ${command} — allow it with --allow-command '${command}' or run interactively.`,
+        `! Not run (non-interactive): $ ${command} — allow it with --allow-command ${shellQuote(command)} or the setting planwise.buildCommandAllowList, or run interactively.`,
       ),
     );
     return false;

@@ -2,7 +2,8 @@
  * The approval gate on the terminal: the plan's title, summary and steps, then three choices.
  * A typed answer is read with the intent rules (stay wins over exit; `cancel`, `no` cancel),
  * and anything that is not a clear decision is sent to the planner as revision feedback —
- * never taken as approval.
+ * never taken as approval. The plan's verify commands are listed whole with what the build does
+ * with each (runs read-only / on your allow-list / will ask / never runs).
  */
 import {
   detectIntent,
@@ -10,6 +11,7 @@ import {
   normalizeIntentText,
   type PlanApprovalRequest,
   type PlanApprovalResponse,
+  type VerifyCommandVerdict,
 } from '../../core/index';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
@@ -19,6 +21,19 @@ export const GATE_CHOICES = [
   '2) Yes, clear context and implement',
   '3) No, stay in Plan mode',
 ] as const;
+
+/** What the build does with a verify command, as the gate card lists it (the panel's words). */
+export const VERDICT_WORDS: Record<VerifyCommandVerdict, string> = {
+  read_only: 'runs read-only',
+  allow_list: 'on your allow-list',
+  ask: 'will ask',
+  refused: 'never runs',
+};
+
+/** The commands the card offers to approve with the plan (they would ask before running). */
+export function approvableCommands(card: PlanApprovalRequest['card']): string[] {
+  return [...new Set((card.verifyCommands ?? []).filter((c) => c.approvable).map((c) => c.command))];
+}
 
 export type GateAnswer =
   | { readonly kind: 'decision'; readonly response: PlanApprovalResponse; readonly understood: string }
@@ -66,6 +81,16 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   if (card.moreSteps > 0) printer.line(style.dim(`  …and ${card.moreSteps} more`));
   if (!card.validation.valid) {
     for (const p of card.validation.problems) printer.line(style.red(`  ! ${p}`));
+  }
+  const listed = card.verifyCommands ?? [];
+  if (listed.length > 0) {
+    printer.line(`  verify commands:`);
+    for (const c of listed) {
+      const text = VERDICT_WORDS[c.verdict];
+      printer.line(
+        `    step ${c.step}: $ ${c.command}  ${c.verdict === 'ask' || c.verdict === 'refused' ? style.yellow(`(${text})`) : style.dim(`(${text})`)}`,
+      );
+    }
   }
   printer.line(style.dim(`  plan: ${shownPath} · context ${Math.round(card.contextPercent)}% used`));
   printer.line(`  ${GATE_CHOICES.join('  ')}`);

@@ -121,8 +121,9 @@ function verifyOf(input: ReportInput, path: string, item: TaskItem): ReportVerif
       kind: entry.kind,
       entry: entry.text,
       ...(entry.kind === 'command' ? { command: entry.command } : {}),
-      status: r?.status ?? 'not run',
-      ...(r && entry.kind === 'command' ? { exitCode: r.exitCode } : {}),
+      // A command the policy refused (the person said no) did not run.
+      status: !r || r.refused ? 'not run' : r.status,
+      ...(r && !r.refused && entry.kind === 'command' ? { exitCode: r.exitCode } : {}),
     };
   });
 }

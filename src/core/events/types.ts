@@ -141,6 +141,33 @@ export interface GateCardInfo {
    * words ("1 step removed, 1 changed"); absent for a first draft. Hosts show `summary` as it is.
    */
   readonly changes?: GateCardChanges;
+  /**
+   * Every verify command of the plan with what will happen to it when it runs (rules §9), decided
+   * once here by the build side's command policy; absent when the plan has none.
+   */
+  readonly verifyCommands?: readonly VerifyCommandInfo[];
+}
+
+/**
+ * What the command policy will do with a verify command: run it as read-only, run it because it
+ * is on the person's allow-list, ask the person first, or never run it.
+ */
+export type VerifyCommandVerdict = 'read_only' | 'allow_list' | 'ask' | 'refused';
+
+/** One verify command as the gate card lists it. */
+export interface VerifyCommandInfo {
+  /** The step's path ("2"). */
+  readonly step: string;
+  /** The command exactly as it will run (for a read-only one, the text the gate admitted). */
+  readonly command: string;
+  readonly verdict: VerifyCommandVerdict;
+  /** Why it asks or is refused, in the policy's words. */
+  readonly reason?: string;
+  /**
+   * The person may approve it together with the plan (it asks, and a planner's revision listed
+   * it; one a hand edit added is asked for when it first runs).
+   */
+  readonly approvable: boolean;
 }
 
 /** A revision's step-level change against the one before it. */

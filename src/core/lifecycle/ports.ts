@@ -52,7 +52,15 @@ export interface PlanApprovalRequest {
 export interface PlanApprovalResponse {
   readonly decision: ApprovalDecision;
   readonly feedback?: string;
+  /**
+   * Verify commands the person approved together with the plan, by their text (an explicit choice
+   * on the gate, off by default). Only commands the gate card lists count; for this build only.
+   */
+  readonly allowCommands?: readonly string[];
 }
+
+/** The person's answer to a command that needs a yes; `always`: the allow-list entry they added. */
+export type CommandAnswer = boolean | { readonly always: string };
 
 export type LimitKind = 'session_tool_calls' | 'tool_loop';
 
@@ -79,8 +87,12 @@ export interface Approver {
   approvePlan(request: PlanApprovalRequest, signal?: AbortSignal): Promise<PlanApprovalResponse>;
   /** Asks whether to grant more calls/loops. Resolves to the extra amount granted, or 0 for a denial. */
   grantMore(kind: LimitKind, used: number, max: number, signal?: AbortSignal): Promise<number>;
-  /** A build-agent command the read-only gate and the allow-list did not admit. */
-  approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * A build-side command (the agent's `run_command`, a verify entry) the read-only gate and the
+   * allow-list did not admit, shown whole: yes, no, or "always allow" with the allow-list entry the
+   * person chose (the host has added it to the allow-list).
+   */
+  approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<CommandAnswer>;
   /**
    * "Enter planning workflow?" after an execution agent proposed it (`start_planning`). Hosts
    * without it leave the proposal pending.

@@ -115,8 +115,16 @@ export interface Session {
    * runs, mode switches are refused with a notice.
    */
   submit(text: string): Promise<SessionStop | undefined>;
-  /** A decision from a button or command while the gate is open. */
-  decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined>;
+  /**
+   * A decision from a button or command while the gate is open. `allowCommands`: verify commands
+   * the gate card listed that the person approved together with the plan (by their text), for
+   * the build this decision starts; approving the plan alone approves none.
+   */
+  decide(
+    decision: ApprovalDecision,
+    feedback?: string,
+    allowCommands?: readonly string[],
+  ): Promise<SessionStop | undefined>;
   /**
    * After a resume: re-presents a pending approval (or question) to the person, or runs again the
    * planning turn a reload interrupted (`interrupted`).

@@ -160,6 +160,15 @@ async function* runBuildTurns(
         planFile: () => core.planFile ?? '',
         required: core.config.requireVerifyToComplete !== false,
         signal: core.abort.signal,
+        commands: {
+          ...(core.config.interactive !== false ? { approver: core.deps.approver } : {}),
+          approved: core.commands.approved,
+          // Read at each run: an entry added with "Always allow" holds from the next command on.
+          get allowList() {
+            return core.commandPolicy().allowList ?? [];
+          },
+          remember: core.rememberCommand,
+        },
         ...(core.config.interactive !== false && ask
           ? {
               askCheck: (step: string, check: string, signal?: AbortSignal) =>

@@ -19,7 +19,7 @@ import { Spool } from '../spool';
 import type { ToolContext } from '../tools';
 import type { AgentToolContext, InterviewState, TrackerHandle } from '../tools/session/context';
 import { createInterviewState } from '../tools/session/context';
-import { decideBuildCommand } from '../tools/build/buildPolicy';
+import { decideBuildCommand, type BuildPolicyContext } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
 import { VerifyJournal } from '../verify/journal';
@@ -55,6 +55,20 @@ export class SessionCore {
   private abortController = new AbortController();
   /** The engine's one verify runner and result store (the host's, when it hands one in). */
   readonly verifier: Verifier;
+  /**
+   * The build side's commands (rules §9): the verify commands the person approved with the plan,
+   * by their text, for the build that decision started; the allow-list entries the person added
+   * with "Always allow" during this session; and the verify commands a planner's revision listed
+   * on the gate card (only those can be approved with the plan: one a hand edit adds is asked for
+   * when it first runs).
+   */
+  readonly commands = {
+    approved: new Set<string>(),
+    remembered: [] as string[],
+    listedByPlanner: undefined as ReadonlySet<string> | undefined,
+    /** The commands the gate card now open offers to approve with the plan. */
+    approvable: new Set<string>() as ReadonlySet<string>,
+  };
   /** An approval the machine requested, waiting for `announceGate` to build its card and emit it. */
   private pendingGate: { turnId: string; effect: Extract<LifecycleEffect, { type: 'approval_requested' }> } | undefined;
   private counter = 0;
@@ -100,6 +114,7 @@ export class SessionCore {
           onError: (file, message) => deps.log?.(`verify results ${file}: ${message}`),
         }),
         ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
+        policy: () => this.commandPolicy(),
       });
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
     this.mcp = new McpToolbox({
@@ -120,6 +135,22 @@ export class SessionCore {
       build: undefined,
     };
   }
+
+  /** The build side's command policy for this session: the gate's context and the person's allow-list. */
+  commandPolicy(): BuildPolicyContext {
+    return {
+      roots: this.deps.reader.roots,
+      trusted: this.config.trusted,
+      fs: this.deps.gateFs ?? this.deps.reader,
+      ...(this.config.home !== undefined ? { home: this.config.home } : {}),
+      allowList: [...(this.config.buildAllowList ?? []), ...this.commands.remembered],
+    };
+  }
+
+  /** An allow-list entry the person added with "Always allow": it holds for the rest of the session. */
+  readonly rememberCommand = (entry: string): void => {
+    if (!this.commands.remembered.includes(entry)) this.commands.remembered.push(entry);
+  };
 
   /** Applies what a flow asked for: the only way a flow changes the session's state. */
   apply(...effects: readonly SessionEffect[]): void {
@@ -261,7 +292,9 @@ export class SessionCore {
       approver: d.approver,
       interactive: this.config.interactive !== false,
       tracker,
-      buildAllowList: this.config.buildAllowList ?? [],
+      buildAllowList: [...(this.config.buildAllowList ?? []), ...this.commands.remembered],
+      ...(mode === 'build' ? { approvedCommands: this.commands.approved } : {}),
+      rememberCommand: this.rememberCommand,
       interviewState: this.interviewState,
       review: plannerReplies(this.review, () => this.planFile),
       onInterview: (record) => {
@@ -373,13 +406,7 @@ export class SessionCore {
           const command = typeof args['command'] === 'string' ? args['command'] : '';
           const d = await decideBuildCommand(
             command,
-            {
-              roots: this.deps.reader.roots,
-              trusted: this.config.trusted,
-              fs: this.deps.gateFs ?? this.deps.reader,
-              ...(this.config.home !== undefined ? { home: this.config.home } : {}),
-              allowList: this.config.buildAllowList ?? [],
-            },
+            { ...this.commandPolicy(), approved: this.commands.approved },
             shell,
           );
           // Commands that need the person's approval are asked by run_command itself.

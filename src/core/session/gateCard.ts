@@ -4,10 +4,12 @@
  * re-reads or re-validates the plan.
  */
 import { basename, dirname, join } from 'node:path';
-import type { GateCardChanges, GateCardInfo } from '../events/types';
+import type { GateCardChanges, GateCardInfo, VerifyCommandInfo } from '../events/types';
 import type { PlanApprovalRequest } from '../lifecycle/ports';
 import { diffPlans } from '../plan/diff';
 import { planPaths, revisionFileName } from '../plan/storeLayout';
+import type { ParsedStep } from '../plan/types';
+import { decideBuildCommand } from '../tools/build/buildPolicy';
 import type { SessionCore } from './core';
 
 /** Steps the card lists before "…and N more steps". */
@@ -69,8 +71,44 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
     ...(plan.author === 'person' ? { author: 'person' as const } : {}),
     ...(await openComments(core, plan.file)),
     ...(cardChanges ? { changes: cardChanges } : {}),
+    ...(await verifyCommands(core, plan.summary.steps, plan.author === 'person')),
   };
   return { card, planFile: plan.file, ...changes };
+}
+
+/**
+ * The plan's verify commands with the command policy's verdict on each. A planner's revision
+ * records what it listed; only those commands can be approved with the plan, so a command a hand
+ * edit added is asked for when it first runs. The approvable ones are kept for the decision.
+ */
+async function verifyCommands(
+  core: SessionCore,
+  steps: readonly ParsedStep[],
+  byPerson: boolean,
+): Promise<Pick<GateCardInfo, 'verifyCommands'>> {
+  const ctx = core.commandPolicy();
+  const out: VerifyCommandInfo[] = [];
+  const seen = new Set<string>();
+  for (const step of steps) {
+    for (const entry of step.entries) {
+      if (entry.kind !== 'command' || seen.has(`${step.index}\u0000${entry.command}`)) continue;
+      seen.add(`${step.index}\u0000${entry.command}`);
+      const d = await decideBuildCommand(entry.command, ctx);
+      const verdict = 'ask' in d ? 'ask' : !d.run ? 'refused' : d.via === 'read_only' ? 'read_only' : 'allow_list';
+      out.push({
+        step: String(step.index),
+        command: entry.command,
+        verdict,
+        ...('reason' in d ? { reason: d.reason } : {}),
+        approvable: false,
+      });
+    }
+  }
+  if (!byPerson) core.commands.listedByPlanner = new Set(out.map((c) => c.command));
+  const listed = core.commands.listedByPlanner;
+  const cards = out.map((c) => ({ ...c, approvable: c.verdict === 'ask' && (listed?.has(c.command) ?? false) }));
+  core.commands.approvable = new Set(cards.filter((c) => c.approvable).map((c) => c.command));
+  return cards.length > 0 ? { verifyCommands: cards } : {};
 }
 
 /**

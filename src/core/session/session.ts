@@ -171,16 +171,23 @@ class PlanwiseSession implements Session {
     return this.start(trimmed);
   }
 
-  async decide(decision: ApprovalDecision, feedback?: string): Promise<SessionStop | undefined> {
+  async decide(
+    decision: ApprovalDecision,
+    feedback?: string,
+    allowCommands?: readonly string[],
+  ): Promise<SessionStop | undefined> {
+    const extra = allowCommands && allowCommands.length > 0 ? { allowCommands } : {};
     if (this.pending) {
-      this.pending.decision.resolve({ decision, ...(feedback !== undefined ? { feedback } : {}) });
+      this.pending.decision.resolve({ decision, ...(feedback !== undefined ? { feedback } : {}), ...extra });
       return undefined;
     }
     if (this.core.machine.state !== 'awaiting_approval') {
       this.core.notice('No plan awaits approval.', 'warning');
       return undefined;
     }
-    return this.run(() => this.afterDecision({ decision, ...(feedback !== undefined ? { feedback } : {}) }, 'person'));
+    return this.run(() =>
+      this.afterDecision({ decision, ...(feedback !== undefined ? { feedback } : {}), ...extra }, 'person'),
+    );
   }
 
   async reopen(): Promise<SessionStop | undefined> {
@@ -363,6 +370,13 @@ class PlanwiseSession implements Session {
       ...(r.feedback ? { feedback: r.feedback } : {}),
     });
     if (!ok) return { kind: 'error', message: `the decision '${r.decision}' was refused` };
+    // Approving the plan approves no command; the commands the person chose on the gate, listed
+    // there, are approved by their text for the build this decision starts.
+    this.core.commands.approved.clear();
+    if (r.decision === 'execute' || r.decision === 'fresh_context') {
+      for (const c of r.allowCommands ?? [])
+        if (this.core.commands.approvable.has(c)) this.core.commands.approved.add(c);
+    }
     switch (r.decision) {
       case 'cancel':
         return { kind: 'cancelled' };

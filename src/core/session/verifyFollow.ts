@@ -32,7 +32,8 @@ async function settle(core: SessionCore, r: VerifyRecord): Promise<void> {
   const t = tracker?.get();
   const item = t ? itemAtPath(t.items, r.step) : undefined;
   if (!tracker || !t || !item) return;
-  if (r.origin === 'person' && r.status !== 'running' && item.status !== 'completed') {
+  // A command that did not run (the person said no) changes nothing about its step.
+  if (r.origin === 'person' && r.status !== 'running' && !r.refused && item.status !== 'completed') {
     const verdict = itemVerdict(core, r.step, item);
     const status = verdict.complete
       ? 'completed'

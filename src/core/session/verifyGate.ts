@@ -1,7 +1,9 @@
 /**
  * `requireVerifyToComplete`: a step becomes completed only when its verification is satisfied:
  * every command entry ran through the engine's `Verifier` and passed, and a person signed every
- * check off. A failing command leaves the step in progress with its output; an unsigned check
+ * check off. Each command is put to the build side's command policy first (rules §9): one that
+ * needs a yes is asked for through the build's approver, and a refusal leaves the step in progress
+ * with why and how to allow it. A failing command leaves the step in progress with its output; an unsigned check
  * leaves it in progress too, "awaiting your check". The build agent can state its evidence, but it
  * has no way to sign a check off.
  */
@@ -9,7 +11,7 @@ import { itemAtPath, type TaskItem, type Tracker } from '../plan/tracker';
 import type { TrackerAction } from '../plan/trackerActions';
 import { verifyEntryOf } from '../plan/verification';
 import type { TrackerHandle } from '../tools/session/context';
-import type { Verifier } from '../verify/verifier';
+import type { Verifier, VerifyAsk } from '../verify/verifier';
 
 export interface VerifyGateOptions {
   readonly verifier: Verifier;
@@ -19,6 +21,11 @@ export interface VerifyGateOptions {
   readonly signal?: AbortSignal;
   /** The interactive CLI asks the person at once; absent, the step waits for "Mark checked". */
   readonly askCheck?: (step: string, check: string, signal?: AbortSignal) => Promise<boolean>;
+  /**
+   * How a verify command that needs the person's yes is asked for: the build's approver (absent in a
+   * non-interactive run, which refuses it), the commands approved with the plan, "always allow".
+   */
+  readonly commands: Omit<VerifyAsk, 'origin' | 'signal'>;
 }
 
 /** The item an `update` action addresses, with its path, or undefined. */
@@ -77,7 +84,20 @@ export function verifyingTracker(inner: TrackerHandle, o: VerifyGateOptions): Tr
       const entries = target.item.verify.map(verifyEntryOf);
       for (const entry of entries) {
         if (entry.kind !== 'command') continue;
-        const r = await o.verifier.run(planFile, target.path, entry, 'build', o.signal);
+        const r = await o.verifier.run(planFile, target.path, entry, {
+          ...o.commands,
+          origin: 'build',
+          ...(o.signal ? { signal: o.signal } : {}),
+        });
+        if (r.refused) {
+          await stay();
+          return {
+            ok: false,
+            error:
+              `step ${target.path} stays in progress: its verify command did not run.\n${r.output}\n` +
+              'Do not mark this step completed again until the person allows it; continue with the next step.',
+          };
+        }
         if (r.status !== 'passed') {
           await stay();
           const code = r.exitCode === null ? r.status.replace('_', ' ') : `exit ${r.exitCode}`;

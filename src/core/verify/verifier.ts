@@ -1,7 +1,11 @@
 /**
  * The engine's one verify runner and its one result store. Every runner of a `verify:` entry (the
  * build's verify gate, the CodeLens, the panel's Run button, Run All Verify) calls `run` with the
- * entry the validator parsed; nobody re-parses or rewrites the command. Each run is its own
+ * entry the validator parsed; nobody re-parses or rewrites the command. Before anything runs, the
+ * entry's command is put to the build side's one command policy (`permitCommand`, rules §9) with
+ * the caller's way of asking: the gate's runnable form runs for a read-only command, an
+ * allow-listed or approved one runs as written, and anything else only with the person's yes; a
+ * refusal is recorded as "did not run", with why and how to allow it. Each run is its own
  * process, so a hung run never blocks the next one, and each can be cancelled by its key. A check
  * (no command proves it) is signed off by a person with `signOff`. Results are keyed by plan file,
  * step path and the entry as written, and every change goes out to the listeners as the body of a
@@ -9,7 +13,9 @@
  */
 import type { CommandRunner } from '../ports';
 import type { VerifyEntry } from '../plan/types';
-import { EXEC_ENV } from '../tools/shellRun';
+import { EXEC_ENV, GATED_ENV } from '../tools/shellRun';
+import type { BuildPolicyContext } from '../tools/build/buildPolicy';
+import { permitCommand, type CommandAsk } from '../tools/build/commandPermit';
 import type { VerifyJournalPort } from './journal';
 
 /** The one verify timeout of every runner (the build gate, lenses, the panel, the CLI). */
@@ -41,6 +47,17 @@ export interface VerifyRecord {
   readonly output: string;
   readonly at: number;
   readonly origin: VerifyOrigin;
+  /** The command policy refused it: it did not run, and `output` says why and how to allow it. */
+  readonly refused?: true;
+}
+
+/** Who asks for a run, and how a command that needs a yes gets one (rules §9). */
+export interface VerifyAsk extends CommandAsk {
+  readonly origin: VerifyOrigin;
+  /** Commands the person approved with the plan, by their text, for this build. */
+  readonly approved?: ReadonlySet<string>;
+  /** Allow-list entries besides the verifier's own (the session's: `--allow-command`, "Always allow"). */
+  readonly allowList?: readonly string[];
 }
 
 export interface VerifierOptions {
@@ -53,6 +70,11 @@ export interface VerifierOptions {
   readonly timeoutMs?: number | (() => number);
   /** Where finished results are kept across reloads (`<stem>.verify.json`); absent: memory only. */
   readonly journal?: VerifyJournalPort;
+  /**
+   * The command policy's context, read at each run: the gate's (roots, trust, file system) and the
+   * person's allow-list. Every command entry is decided against it before it runs.
+   */
+  readonly policy: () => BuildPolicyContext;
 }
 
 type Listener = (record: VerifyRecord) => void;
@@ -120,30 +142,51 @@ export class Verifier {
   }
 
   /**
-   * Runs a command entry in its own process. A second run of an entry that is still running joins
-   * the first. `signal` (the build turn's) cancels it like `cancel` does.
+   * Runs a command entry in its own process, once the command policy allows it (`who` says who
+   * asks and how a yes is given). A second run of an entry that is still running joins the first.
+   * `who.signal` (the build turn's) cancels it like `cancel` does.
    */
-  run(
-    planFile: string,
-    step: string,
-    entry: VerifyEntry,
-    origin: VerifyOrigin,
-    signal?: AbortSignal,
-  ): Promise<VerifyRecord> {
+  async run(planFile: string, step: string, entry: VerifyEntry, who: VerifyAsk): Promise<VerifyRecord> {
     if (entry.kind !== 'command') {
-      return Promise.reject(new Error(`"${entry.text}" is a check a person signs off; it has no command to run`));
+      throw new Error(`"${entry.text}" is a check a person signs off; it has no command to run`);
     }
     const key = keyOf(planFile, step, entry.text);
     const already = this.running.get(key);
     if (already) return already.done;
+    const { origin, signal } = who;
+    const base = { planFile, step, entry: entry.text, kind: entry.kind, command: entry.command, origin } as const;
+    const ctx = this.options.policy();
+    const permit = await permitCommand(
+      entry.command,
+      {
+        ...ctx,
+        allowList: [...(ctx.allowList ?? []), ...(who.allowList ?? [])],
+        ...(who.approved ? { approved: who.approved } : {}),
+      },
+      who,
+    );
+    if (!permit.ok) {
+      const at = this.options.now();
+      return this.record({
+        ...base,
+        status: 'failed',
+        exitCode: null,
+        durationMs: 0,
+        output: permit.reason,
+        at,
+        refused: true,
+      });
+    }
+    const again = this.running.get(key);
+    if (again) return again.done;
     const abort = new AbortController();
     const onOuterAbort = () => abort.abort(signal?.reason);
     signal?.addEventListener('abort', onOuterAbort, { once: true });
     if (signal?.aborted) abort.abort(signal.reason);
-    const base = { planFile, step, entry: entry.text, kind: entry.kind, command: entry.command, origin } as const;
     const started = this.options.now();
     this.record({ ...base, status: 'running', exitCode: null, durationMs: 0, output: '', at: started });
-    const done = this.execute(entry.command, abort.signal).then((r) => {
+    // A command the read-only gate admitted runs as the gate runs it: its runnable form, its environment.
+    const done = this.execute(permit.runs, permit.gated, abort.signal).then((r) => {
       signal?.removeEventListener('abort', onOuterAbort);
       this.running.delete(key);
       const now = this.options.now();
@@ -204,6 +247,7 @@ export class Verifier {
 
   private async execute(
     command: string,
+    gated: boolean,
     signal: AbortSignal,
   ): Promise<Pick<VerifyRecord, 'status' | 'exitCode' | 'output'> & { durationMs?: number }> {
     const runner = this.options.runner;
@@ -213,7 +257,7 @@ export class Verifier {
     try {
       const run = await runner.run(command, {
         cwd: this.options.cwd(),
-        env: EXEC_ENV,
+        env: gated ? GATED_ENV : EXEC_ENV,
         timeoutMs: this.timeoutMs,
         maxOutputBytes: VERIFY_OUTPUT_BYTES,
         signal,

@@ -52,8 +52,9 @@ export async function runAllVerify(s: HostServices, arg?: unknown): Promise<void
     },
   );
   const manual = summary.manual > 0 ? `, ${summary.manual} to check by hand` : '';
-  const text = `Planwise verify: ${summary.passed} passed, ${summary.failed} failed${manual}.`;
-  if (summary.failed > 0) void vscode.window.showWarningMessage(text);
+  const notRun = summary.notRun > 0 ? `, ${summary.notRun} not run` : '';
+  const text = `Planwise verify: ${summary.passed} passed, ${summary.failed} failed${notRun}${manual}.`;
+  if (summary.failed > 0 || summary.notRun > 0) void vscode.window.showWarningMessage(text);
   else void vscode.window.showInformationMessage(text);
 }
 

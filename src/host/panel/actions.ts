@@ -31,7 +31,8 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
       }
       return s.pending.resolve(requestId, 'interview', outcome);
     },
-    answerApproval: (requestId, decision, feedback) => s.controller.decide(decision, feedback, requestId),
+    answerApproval: (requestId, decision, feedback, allowCommands) =>
+      s.controller.decide(decision, feedback, requestId, allowCommands),
     answerEnterPlanning: (requestId, accept) => s.pending.resolve(requestId, 'enterPlanning', accept),
     answerGrantMore: (requestId, grant) => s.pending.resolve(requestId, 'grantMore', grant),
     async openFile(path, line) {

@@ -5,6 +5,7 @@
  * person decides. A grant-more prompt left unanswered for 10 minutes is a denial.
  */
 import type {
+  CommandAnswer,
   GateCardInfo,
   Approver,
   LimitKind,
@@ -51,6 +52,9 @@ export function gateOf(card: GateCardInfo, requestId: string, planFile: string):
     ...(card.openComments && card.openComments.length > 0
       ? { openComments: card.openComments.map((c) => ({ ...c })) }
       : {}),
+    ...(card.verifyCommands && card.verifyCommands.length > 0
+      ? { verifyCommands: card.verifyCommands.map((c) => ({ ...c })) }
+      : {}),
   };
 }
 
@@ -88,7 +92,7 @@ export class HostApprover implements Approver {
     }
   }
 
-  async approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<boolean> {
+  async approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<CommandAnswer> {
     if (signal?.aborted) return false;
     return this.deps.surface.confirmCommand(command, reason);
   }

@@ -19,6 +19,7 @@ import { confirmApproval, openCommentCount, runNativeGate, type NativeGateUi } f
 import { collectAnswers, grantMessage, questionItems, questionTitle } from './nativeModel';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';
+import type { CommandQuestionUi } from './commandQuestion';
 
 type Offer = Parameters<PromptSurface['offerNative']>[1];
 
@@ -33,6 +34,7 @@ export class NativePrompts {
       decision: ApprovalDecision,
       feedback: string | undefined,
       requestId?: string,
+      allowCommands?: readonly string[],
     ) => Promise<boolean>,
   ) {}
 
@@ -104,7 +106,7 @@ export class NativePrompts {
     const answer = await runNativeGate(card, vscodeGateUi, this.confirmed.has(id));
     if (!answer) return;
     if (answer.confirmed) this.confirmed.add(id);
-    if (!(await this.decide(answer.decision, answer.feedback, id))) {
+    if (!(await this.decide(answer.decision, answer.feedback, id, answer.allowCommands))) {
       void vscode.window.showWarningMessage('Planwise: no plan is waiting for a decision any more.');
     }
   }
@@ -169,17 +171,26 @@ export class NativePrompts {
     );
     return choice === file ? 'allow_file' : choice === build ? 'allow_build' : 'replan';
   }
-
-  async confirmCommand(command: string, reason: string): Promise<boolean> {
-    const run = 'Run Command';
-    const choice = await vscode.window.showWarningMessage(
-      `Planwise wants to run: ${command}`,
-      { modal: true, detail: `${reason}\n\nAllow it once? Add it to planwise.buildCommandAllowList to stop asking.` },
-      run,
-    );
-    return choice === run;
-  }
 }
+
+/** The command question's UI calls in VS Code (`commandQuestion.ts`): a modal, then an input box. */
+export const vscodeCommandUi: CommandQuestionUi = {
+  choose: async (message, detail) => {
+    const once = 'Run Once';
+    const always = 'Always Allow…';
+    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, once, always);
+    return choice === once ? 'once' : choice === always ? 'always' : undefined;
+  },
+  entry: async (suggested, validate) =>
+    await vscode.window.showInputBox({
+      title: 'Planwise: Always Allow',
+      prompt:
+        'Add to planwise.buildCommandAllowList (this workspace). End with " *" to allow any arguments after these words.',
+      value: suggested,
+      ignoreFocusOut: true,
+      validateInput: (v) => validate(v) ?? null,
+    }),
+};
 
 function openNote(card: GateCardInfo): string {
   const open = openCommentCount(card);
@@ -200,6 +211,12 @@ const vscodeGateUi: NativeGateUi = {
     return (await vscode.window.showWarningMessage(message, { modal: true, detail }, yes)) === yes;
   },
   feedback: () => askFeedback(),
+  commands: async (message, detail) => {
+    const plan = 'Approve the Plan Only';
+    const both = 'Approve the Plan and These Commands';
+    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, plan, both);
+    return choice === plan ? 'plan' : choice === both ? 'commands' : undefined;
+  },
 };
 
 /** Feedback for "stay in planning"; undefined when the person pressed Esc. */

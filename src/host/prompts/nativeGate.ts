@@ -6,6 +6,10 @@
  * listed once by the engine when it built the card). Approving while some are open asks once,
  * "Approve with 2 unresolved comments?", in the same words as the panel and the CLI; declining
  * goes back to the choices. A request the person already confirmed is not asked about again.
+ *
+ * When the card lists verify commands that will ask before they run, approving asks one more
+ * question with the commands shown whole: approve the plan only (the first button), or the plan
+ * and those commands, for this build. Approving the plan alone approves none of them.
  */
 import type { ApprovalDecision, GateCardInfo } from '../../core/index';
 import { approvalItems, type PickItem } from './nativeModel';
@@ -17,11 +21,34 @@ export interface NativeGateUi {
   confirm(message: string, detail: string): Promise<boolean>;
   /** Feedback for "stay in planning"; undefined when the person pressed Esc. */
   feedback(): Promise<string | undefined>;
+  /**
+   * A modal with the listed commands: `plan` (the first button) approves the plan only,
+   * `commands` the plan and the commands; undefined for Esc.
+   */
+  commands(message: string, detail: string): Promise<'plan' | 'commands' | undefined>;
 }
 
 export interface NativeGateAnswer {
   readonly decision: ApprovalDecision;
   readonly feedback?: string;
+  /** Verify commands approved with the plan, by their text (only when the person chose so). */
+  readonly allowCommands?: readonly string[];
+}
+
+/** The listed verify commands the person may approve with the plan (they would ask before running). */
+export function approvableCommands(card: GateCardInfo): string[] {
+  return [...new Set((card.verifyCommands ?? []).filter((c) => c.approvable).map((c) => c.command))];
+}
+
+/** The words of the question "also allow these commands?", the same list the panel and the CLI show. */
+export function commandsQuestion(commands: readonly string[]): { message: string; detail: string } {
+  const n = commands.length;
+  return {
+    message: `The plan's ${n === 1 ? 'verify command asks' : `${n} verify commands ask`} before running. Allow ${n === 1 ? 'it' : 'them'} for this build too?`,
+    detail:
+      `${commands.map((c) => `$ ${c}`).join('\n')}\n\n` +
+      'Approving the plan alone allows none of them: each is asked for when it first runs. A command that appears later is always asked for.',
+  };
 }
 
 /** The number of unresolved review threads the engine listed on the card. */
@@ -89,7 +116,12 @@ export async function runNativeGate(
     if (decision === 'execute' || decision === 'fresh_context') {
       if (!(await confirmApproval(card, ui, confirmed))) continue;
       confirmed = true;
-      return { decision, confirmed };
+      const commands = approvableCommands(card);
+      if (commands.length === 0) return { decision, confirmed };
+      const q = commandsQuestion(commands);
+      const chosen = await ui.commands(q.message, q.detail);
+      if (chosen === undefined) continue;
+      return { decision, confirmed, ...(chosen === 'commands' ? { allowCommands: commands } : {}) };
     }
     if (decision === 'revise') {
       const feedback = await ui.feedback();

@@ -2,7 +2,14 @@
  * Where questions and approvals reach the person: the panel (through view-state ops), and native
  * VS Code UI when the panel is not showing. The composition root implements it; tests fake it.
  */
-import type { InterviewQuestion, LimitKind, PlanApprovalRequest, ScopeChoice, ScopeRequest } from '../../core/index';
+import type {
+  CommandAnswer,
+  InterviewQuestion,
+  LimitKind,
+  PlanApprovalRequest,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/index';
 import type { DeltaOp } from '../../protocol';
 
 export interface PromptSurface {
@@ -17,8 +24,11 @@ export interface PromptSurface {
       | { kind: 'grantMore'; limit: LimitKind; used: number; max: number }
       | { kind: 'enterPlanning'; reason?: string },
   ): void;
-  /** A build command outside the gate and the allow-list: always a modal confirmation. */
-  confirmCommand(command: string, reason: string): Promise<boolean>;
+  /**
+   * A build-side command outside the gate and the allow-list (the agent's `run_command`, a verify
+   * command): a modal with the whole command, "Run Once" or "Always Allow…".
+   */
+  confirmCommand(command: string, reason: string): Promise<CommandAnswer>;
   /** A build write outside the approved plan's scope: a modal with the three choices (Esc: stop and replan). */
   confirmScope?(request: ScopeRequest): Promise<ScopeChoice>;
 }

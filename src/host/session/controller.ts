@@ -206,12 +206,18 @@ export class SessionController {
    * A gate decision from a command, a CodeLens or the panel: it answers the engine's pending
    * approval request. False when no plan is waiting for a decision.
    */
-  async decide(decision: ApprovalDecision, feedback?: string, requestId?: string): Promise<boolean> {
+  async decide(
+    decision: ApprovalDecision,
+    feedback?: string,
+    requestId?: string,
+    allowCommands?: readonly string[],
+  ): Promise<boolean> {
     const pendingApproval = requestId ? this.deps.pending.get(requestId) : this.deps.pending.first('approval');
     if (!pendingApproval || pendingApproval.kind !== 'approval') return false;
     return this.deps.pending.resolve(pendingApproval.id, 'approval', {
       decision,
       ...(feedback !== undefined ? { feedback } : {}),
+      ...(allowCommands && allowCommands.length > 0 ? { allowCommands } : {}),
     });
   }
 

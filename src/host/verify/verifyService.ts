@@ -2,10 +2,13 @@
  * The host's verify actions (CodeLens, the panel's buttons, Run All Verify) on top of the engine's
  * one `Verifier`: a run, a cancel or a sign-off names a plan file, a step and an entry as written;
  * the entry must be one the plan holds, and its parse is the engine's (`verifyEntryOf`), so the
- * command runs exactly as the validator understood it. Refused with an explanation in Restricted
- * Mode. Results are the verifier's; this file keeps none.
+ * command runs exactly as the validator understood it. Every run goes through the engine's command
+ * policy (rules §9): a click on a lens or Run button, which shows the whole command, is the
+ * person's yes for that one command; Run All Verify asks for each command that needs a yes, with
+ * the command shown whole. Refused with an explanation in Restricted Mode. Results are the
+ * verifier's; this file keeps none.
  */
-import type { VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
+import type { Approver, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
 import { validatePlan, verifyEntryOf } from '../../core/index';
 import type { Tracker, TrackerNode } from '../../protocol';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
@@ -20,6 +23,8 @@ export interface VerifyDeps {
    * sub-item the build agent added has entries the plan text does not.
    */
   readonly trackerHolds?: (planFile: string, step: string, text: string) => boolean;
+  /** Asks the person about a command Run All Verify would run that needs a yes (a modal). */
+  readonly approver: Pick<Approver, 'approveCommand'>;
 }
 
 export interface RunAllSummary {
@@ -27,6 +32,8 @@ export interface RunAllSummary {
   readonly failed: number;
   /** Checks a person signs off (no command). */
   readonly manual: number;
+  /** Commands that did not run: the person said no, or the policy refuses them. */
+  readonly notRun: number;
 }
 
 /** Whether the panel's tracker (the engine's `tracker.updated`) holds `text` on item `step` of `planFile`. */
@@ -61,10 +68,11 @@ export class VerifyService {
     throw new Error(`step ${step} of this plan has no verify entry "${text}"`);
   }
 
+  /** A click on a lens or a Run button that showed the whole command: the person's yes for it. */
   async run(planFile: string, step: string, text: string): Promise<VerifyRecord> {
     if (!this.deps.trust.trusted) throw new Error(UNTRUSTED_EXPLANATION);
     const entry = await this.entryOf(planFile, step, text);
-    return this.deps.verifier.run(planFile, step, entry, 'person');
+    return this.deps.verifier.run(planFile, step, entry, { origin: 'person', clicked: true });
   }
 
   cancel(planFile: string, step: string, text: string): boolean {
@@ -84,6 +92,7 @@ export class VerifyService {
     let passed = 0;
     let failed = 0;
     let manual = 0;
+    let notRun = 0;
     const steps = validatePlan(await this.deps.read(planFile)).summary.steps;
     for (const step of steps) {
       for (const entry of step.entries) {
@@ -91,12 +100,18 @@ export class VerifyService {
           manual++;
           continue;
         }
-        if (signal?.aborted) return { passed, failed, manual };
-        const r = await this.deps.verifier.run(planFile, String(step.index), entry, 'person', signal);
-        if (r.status === 'passed') passed++;
+        if (signal?.aborted) return { passed, failed, manual, notRun };
+        // One click ran them all, but it showed none of them: each that needs a yes is asked for.
+        const r = await this.deps.verifier.run(planFile, String(step.index), entry, {
+          origin: 'person',
+          approver: this.deps.approver,
+          ...(signal ? { signal } : {}),
+        });
+        if (r.refused) notRun++;
+        else if (r.status === 'passed') passed++;
         else failed++;
       }
     }
-    return { passed, failed, manual };
+    return { passed, failed, manual, notRun };
   }
 }

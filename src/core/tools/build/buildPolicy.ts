@@ -1,100 +1,66 @@
 /**
- * Which build-agent commands run without asking. A command runs at once when the read-only gate
- * (rules §1.1) allows it, or when it is one simple command (no chaining, pipes, redirection,
- * substitution, expansion or globs) matching an entry of the user's allow-list. Everything else is
- * put to the person. An untrusted workspace, or a command with characters that could hide what it
- * does in the approval prompt, is refused outright.
+ * The one policy of every command the build side runs (rules §9): the build agent's
+ * `run_command`, the verify gate, the CodeLens and panel Run buttons, Run All Verify and the CLI
+ * all ask `decideBuildCommand`. A command runs at once when the read-only gate (rules §1.1) admits
+ * it (in the gate's runnable form), or when it is one simple command (no chaining, pipes,
+ * redirection, substitution, expansion or globs, read by the gate's own scanner) matching an entry
+ * of the person's allow-list, or when the person approved its very text with the plan for this
+ * build. Everything else is put to the person (`commandPermit.ts`). An untrusted workspace, or a
+ * command with characters that could hide what it does in the approval prompt, is refused outright.
  */
 import { judgeCommand, type GateContext, type Judgement } from '../../gate';
+import { scanCommand } from '../../gate/scan';
 
 export interface BuildPolicyContext extends GateContext {
   /** Exact commands, or prefixes ending in ` *` (whole words follow) or `*` (the last word continues). */
   readonly allowList?: readonly string[];
+  /** Commands the person approved with the plan, by their exact text, for this build only. */
+  readonly approved?: ReadonlySet<string>;
 }
 
+/** Why a command runs without asking: the gate admitted it, the allow-list holds it, or the person approved it with the plan. */
+export type RunsBecause = 'read_only' | 'allow_list' | 'approved';
+
 export type BuildDecision =
-  /** `runnable`: the gate's form of a read-only command (safe modes on); absent for allow-list matches. */
-  | { readonly run: true; readonly why: string; readonly runnable?: string }
+  /** `runnable`: the gate's form of a read-only command (safe modes on); absent otherwise. */
+  | { readonly run: true; readonly why: string; readonly via: RunsBecause; readonly runnable?: string }
   | { readonly ask: true; readonly reason: string }
   | { readonly run: false; readonly reason: string };
 
 type Split = { readonly words: string[] } | { readonly problem: string };
 
+/** Redirections the gate removes as harmless (`2>&1`, `>/dev/null` …), and nothing else. */
+const HARMLESS_TAIL = /^(?:\s+(?:[12]?>&[12]|&>\s?\/dev\/null|[12]?>\s?\/dev\/null))*\s*$/;
+
 /**
- * Words of a command that is one simple command, after quote removal, or why it is not one.
- * Only plain words, quotes and backslash escapes pass; any character the shell would treat as an
- * operator or expand (outside single quotes) makes it "not simple".
+ * The words of a command that is one simple command, as the read-only gate's own scanner reads
+ * them (POSIX quoting, `src/core/gate/scan.ts`), or why it is not one: a chain, a pipe, a
+ * redirection, a substitution or expansion, a glob or a `~`, or text over several lines. The
+ * gate's harmless redirections (`2>&1`, `>/dev/null`) are not words.
  */
 export function splitSimpleCommand(command: string): Split {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  const n = command.length;
-  let i = 0;
-  while (i < n) {
-    const c = command[i] as string;
-    if (c === ' ' || c === '\t') {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-      i++;
-      continue;
-    }
-    inWord = true;
-    if (c === "'") {
-      const end = command.indexOf("'", i + 1);
-      if (end < 0) return { problem: 'it has an unbalanced quote' };
-      const inner = command.slice(i + 1, end);
-      if (/[\r\n]/.test(inner)) return { problem: 'it spans several lines' };
-      word += inner;
-      i = end + 1;
-      continue;
-    }
-    if (c === '"') {
-      i++;
-      for (;;) {
-        if (i >= n) return { problem: 'it has an unbalanced quote' };
-        const d = command[i] as string;
-        if (d === '"') break;
-        if (d === '$' || d === '`') return { problem: `it expands '${d}' inside double quotes` };
-        if (d === '\n' || d === '\r') return { problem: 'it spans several lines' };
-        if (d === '\\' && i + 1 < n && '$`"\\'.includes(command[i + 1] as string)) {
-          word += command[i + 1];
-          i += 2;
-          continue;
-        }
-        word += d;
-        i++;
-      }
-      i++;
-      continue;
-    }
-    if (c === '\\') {
-      const e = command[i + 1];
-      if (e === undefined) return { problem: 'it ends with a backslash' };
-      if (e === '\n' || e === '\r') return { problem: 'it spans several lines' };
-      word += e;
-      i += 2;
-      continue;
-    }
-    const problem = operatorProblem(c);
-    if (problem) return { problem };
-    word += c;
-    i++;
+  const text = command.trim();
+  if (text === '') return { problem: 'it is empty' };
+  if (/[\r\n]/.test(text)) return { problem: 'it spans several lines' };
+  const scanned = scanCommand(text);
+  if (!scanned.ok) return { problem: scanned.verdict.reason.replace(/^blocked: /, '') };
+  const [first, ...rest] = scanned.segments;
+  if (!first || first.words.length === 0) return { problem: 'it is empty' };
+  const next = rest[0];
+  if (next) {
+    return next.joinedBy === '|'
+      ? { problem: "it pipes into another command with '|'" }
+      : { problem: `it chains commands with '${next.joinedBy ?? ';'}'` };
   }
-  if (inWord) words.push(word);
-  if (words.length === 0) return { problem: 'it is empty' };
-  return { words };
-}
-
-function operatorProblem(c: string): string | undefined {
-  if (c === '\n' || c === '\r') return 'it spans several lines';
-  if (c === ';' || c === '&' || c === '|') return `it chains or backgrounds commands with '${c}'`;
-  if (c === '<' || c === '>') return `it redirects input or output with '${c}'`;
-  if (c === '(' || c === ')') return `it opens a subshell with '${c}'`;
-  if (c === '$' || c === '`') return `it uses '${c}' (expansion or command substitution)`;
-  if ('*?[]{}'.includes(c)) return `it has an unquoted '${c}', which the shell expands`;
-  return undefined;
+  for (const w of first.words) {
+    if (w.glob !== null) return { problem: `it has an unquoted glob in '${w.value}', which the shell expands` };
+    if (w.tilde) return { problem: `it starts '${w.value}' with '~', which the shell expands` };
+  }
+  // After the last word only the gate's harmless redirections may follow: a stray operator or a
+  // comment makes the text more than the one command the person would be allowing.
+  const tail = text.slice((first.words[first.words.length - 1] as { end: number }).end);
+  if (!HARMLESS_TAIL.test(tail)) return { problem: `it goes on after the command with '${tail.trim()}'` };
+  return { words: first.words.map((w) => w.value) };
 }
 
 interface Pattern {
@@ -215,9 +181,16 @@ export async function decideBuildCommand(
   }
   const judgement = shell?.command === command ? shell : await judgeCommand(command, ctx);
   const gate = judgement.verdict;
-  if (gate.allowed && judgement.parsed) return { run: true, why: gate.reason, runnable: judgement.parsed.runnable };
+  if (gate.allowed && judgement.parsed) {
+    return { run: true, why: gate.reason, via: 'read_only', runnable: judgement.parsed.runnable };
+  }
   const allow = matchAllowList(command, ctx.allowList ?? []);
-  if (allow && 'entry' in allow) return { run: true, why: `allowed: matches your allow-list entry '${allow.entry}'` };
+  if (allow && 'entry' in allow) {
+    return { run: true, why: `allowed: matches your allow-list entry '${allow.entry}'`, via: 'allow_list' };
+  }
+  if (ctx.approved?.has(command.trim())) {
+    return { run: true, why: 'allowed: you approved this command with the plan, for this build', via: 'approved' };
+  }
   const notReadOnly = `not read-only (${gate.reason.replace(/^blocked: /, '')})`;
   const listNote = allow
     ? `it starts like your allow-list entry '${allow.nearMiss}', but ${allow.problem}, so the allow-list does not cover it`

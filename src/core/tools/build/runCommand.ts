@@ -1,16 +1,18 @@
 /**
- * `run_command`: the build agent's shell. Read-only and allow-listed commands run at once; any
- * other command runs only after the person approves it through the `Approver` port. A denied or
- * refused command never reaches the runner. While building, the workspace is scanned before and
+ * `run_command`: the build agent's shell, through the build side's one command policy
+ * (`permitCommand`, rules §9). Read-only, allow-listed and plan-approved commands run at once; any
+ * other command runs only after the person approves it through the `Approver` port (nobody to ask,
+ * in a non-interactive run, is a refusal that says how to allow it). A denied or refused command
+ * never reaches the runner. While building, the workspace is scanned before and
  * after the command: its changes are scope-checked, checkpointed for Revert Build and reported
  * (`src/core/build/shellSettle.ts`).
  */
 import * as z from 'zod';
 import { failure } from '../result';
 import { runShell } from '../shellRun';
-import { gateContextOf, type ToolDefinition, type ToolResult } from '../types';
-import { agentContextOf, type AgentToolContext } from '../session/context';
-import { decideBuildCommand } from './buildPolicy';
+import { gateContextOf, type ToolDefinition } from '../types';
+import { agentContextOf } from '../session/context';
+import { permitCommand } from './commandPermit';
 import { beforeShell, settleShell } from '../../build/shellSettle';
 import type { TreeScan } from '../../build/shellWatch';
 import { code, stringArg } from '../describe';
@@ -39,18 +41,27 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     const root = ctx.reader.roots[0];
     if (root === undefined) return failure('run_command: no workspace folder is open');
     if (!ctx.runner) return failure('run_command is not available here: this host cannot run commands');
-    const decision = await decideBuildCommand(
+    const permit = await permitCommand(
       args.command,
-      { ...gateContextOf(ctx), ...(ctx.buildAllowList ? { allowList: ctx.buildAllowList } : {}) },
+      {
+        ...gateContextOf(ctx),
+        allowList: ctx.buildAllowList ?? [],
+        ...(ctx.approvedCommands ? { approved: ctx.approvedCommands } : {}),
+      },
+      {
+        ...(ctx.interactive && ctx.approver ? { approver: ctx.approver } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.rememberCommand ? { remember: ctx.rememberCommand } : {}),
+      },
       ctx.shell,
     );
-    if ('ask' in decision) {
-      const refusal = await askPerson(ctx, args.command, decision.reason);
-      if (refusal) return refusal;
-    } else if (!decision.run) {
-      return failure(decision.reason, { blocked: true });
+    if (!permit.ok) {
+      const tail = permit.reason.startsWith('blocked: the person did not allow')
+        ? ' Do not retry it; find another way, or say in your reply what you need run and why.'
+        : '';
+      return failure(`${permit.reason}${tail}`, { blocked: true });
     }
-    const gated = 'runnable' in decision && decision.runnable !== undefined;
+    const gated = permit.gated;
     // While building, what the command changes is scope-checked and checkpointed (shellSettle.ts);
     // a command the read-only gate admitted writes nothing, so it is not watched.
     const guard = gated ? undefined : ctx.build;
@@ -67,7 +78,7 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     }
     return runShell(ctx, {
       tool: 'run_command',
-      command: gated ? decision.runnable : args.command,
+      command: permit.runs,
       root,
       runner: ctx.runner,
       timeoutMs: ctx.commandTimeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,
@@ -84,21 +95,3 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     });
   },
 };
-
-/** Undefined when the person approved; otherwise the result that says why the command did not run. */
-async function askPerson(ctx: AgentToolContext, command: string, reason: string): Promise<ToolResult | undefined> {
-  if (!ctx.approver) {
-    return failure(
-      `blocked: \`${command}\` needs the person's approval (${reason}), but no one can approve commands in this session; ` +
-        'only read-only and allow-listed commands run here',
-      { blocked: true },
-    );
-  }
-  const approved = await ctx.approver.approveCommand(command, reason, ctx.signal);
-  if (approved) return undefined;
-  return failure(
-    `blocked: the person did not allow \`${command}\`, so it did not run. Do not retry it; ` +
-      'find another way, or say in your reply what you need run and why',
-    { blocked: true },
-  );
-}

@@ -51,6 +51,10 @@ export interface AgentToolContext extends ToolContext {
   readonly tracker: TrackerHandle;
   /** The user's `run_command` allow-list: exact commands, or prefixes ending in ` *` or `*`. */
   readonly buildAllowList?: readonly string[];
+  /** Commands the person approved with the plan, by their text, for this build (rules §9). */
+  readonly approvedCommands?: ReadonlySet<string>;
+  /** Told of an allow-list entry the person added with "Always allow" while the session runs. */
+  readonly rememberCommand?: (entry: string) => void;
   /** Asks the person whether to re-enter planning; the host decides. */
   readonly onStartPlanning?: (reason: string) => Promise<StartPlanningOutcome>;
   /** Required by `request_user_input`; the same object for the whole session. */

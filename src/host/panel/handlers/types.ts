@@ -21,7 +21,12 @@ export interface PanelActions {
   setMode(mode: Mode): Promise<void>;
   /** False when no such request is pending (late, duplicate or forged answer). */
   answerInterview(requestId: string, outcome: InterviewOutcome): boolean;
-  answerApproval(requestId: string, decision: ApprovalDecision, feedback: string | undefined): Promise<boolean>;
+  answerApproval(
+    requestId: string,
+    decision: ApprovalDecision,
+    feedback: string | undefined,
+    allowCommands?: readonly string[],
+  ): Promise<boolean>;
   answerEnterPlanning(requestId: string, accept: boolean): boolean;
   answerGrantMore(requestId: string, grant: boolean): boolean;
   openFile(path: string, line: number | undefined): Promise<void>;
