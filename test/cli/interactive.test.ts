@@ -29,7 +29,9 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
 
   async function run(script: readonly ScriptedTurn[], stdin: string[], flags: string[] = []) {
     const { server, ws, args } = await setup(script);
-    const r = await runCli(['plan', '--interactive', ...flags, ...args, 'add a greeting helper'], {
+    // The sample plans verify with `node -e …` scripts, which this person allow-listed.
+    const allow = ['--allow-command', 'node -e *'];
+    const r = await runCli(['plan', '--interactive', ...allow, ...flags, ...args, 'add a greeting helper'], {
       env: NO_RETRIES,
       stdin,
     });
@@ -162,12 +164,9 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     );
     // No step was marked completed, so the build ends incomplete (exit 1; the execution report lists it).
     assert.equal(r.code, 1, r.stderr);
-    assert.match(
-      r.stdout,
-      /\? The build agent wants to run a command that needs your approval:\n {4}\$ touch made\.txt/,
-    );
-    assert.match(r.stdout, /Run it\? \[y\/N\] y\n {2}approved/);
-    assert.match(r.stdout, /Run it\? \[y\/N\] n\n {2}not run/);
+    assert.match(r.stdout, /\? The build wants to run a command that needs your approval:\n {4}\$ touch made\.txt/);
+    assert.match(r.stdout, /Run it\? \[y\/N, a = always in this run\] y\n {2}approved/);
+    assert.match(r.stdout, /Run it\? \[y\/N, a = always in this run\] n\n {2}not run/);
     assert.ok(existsSync(r.ws.path('made.txt')));
     assert.equal(existsSync(r.ws.path('refused.txt')), false);
   });

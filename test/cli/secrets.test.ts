@@ -38,7 +38,9 @@ describe('the API key never leaks', () => {
       const ws = workspace({ 'README.md': '# demo\n' });
       const keyArgs = variant === 'OPENAI_API_KEY' ? [] : ['--api-key-env', 'MY_LLM_KEY'];
       const env = { ...NO_RETRIES, ...(variant === 'OPENAI_API_KEY' ? { OPENAI_API_KEY: key } : { MY_LLM_KEY: key }) };
-      const base = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
+      // `--approve execute` approves no command: the person allows the verify script by name.
+      const allow = ['--allow-command', 'node -e *'];
+      const base = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, ...allow, '--verbose'];
 
       const human = await runCli(['plan', '--approve', 'execute', ...base, 'check the env'], { env });
       assert.equal(human.code, 0, human.stderr);
@@ -48,7 +50,7 @@ describe('the API key never leaks', () => {
 
       await server.close();
       server = await serve(script(), { apiKey: key });
-      const jsonBase = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, '--verbose'];
+      const jsonBase = ['--workspace', ws.root, ...modelArgs(server.baseURL), ...keyArgs, ...allow, '--verbose'];
       const json = await runCli(['plan', '--json', '--approve', 'execute', ...jsonBase, 'check again'], { env });
       assert.equal(json.code, 0, json.stderr);
 

@@ -69,7 +69,8 @@ export async function startEngineHost(
     confirmCommand: opts.confirmCommand ?? (async () => false),
   };
   const trust = new TrustState(true);
-  const setting = () => ({ ...DEFAULT_SETTINGS, ...opts.settings?.() });
+  // The sample plans verify with `node -e …` scripts: this person allow-listed them (a test may set its own list).
+  const setting = () => ({ ...DEFAULT_SETTINGS, buildCommandAllowList: ['node -e *'], ...opts.settings?.() });
   const verifier = new Verifier({
     runner: new NodeCommandRunner(),
     cwd: () => ws.root,
@@ -91,7 +92,7 @@ export async function startEngineHost(
       log: (l) => logs.push(l),
     }),
     settings: () => ({
-      ...DEFAULT_SETTINGS,
+      ...setting(),
       baseUrl: server.baseURL,
       planningModel: 'scripted-model',
       ...opts.settings?.(),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { LazyVerifier } from '../../src/host/verify/lazyVerifier';
-import { CLICK, policyFor } from '../support/commandPolicy';
+import { policyFor } from '../support/commandPolicy';
 
 describe('host: the Verifier built on first use', () => {
   const make = () => {

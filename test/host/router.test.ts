@@ -65,7 +65,7 @@ describe('panel message routing', () => {
     ],
     [
       { type: 'approvalResponse', requestId: 'approval-1', decision: 'revise', feedback: ' keep v1 ' },
-      ['answerApproval', 'approval-1', 'revise', 'keep v1'],
+      ['answerApproval', 'approval-1', 'revise', 'keep v1', undefined],
     ],
     [{ type: 'enterPlanningResponse', requestId: 'e-1', accept: true }, ['answerEnterPlanning', 'e-1', true]],
     [{ type: 'grantMore', requestId: 'g-1', grant: false }, ['answerGrantMore', 'g-1', false]],
@@ -100,7 +100,7 @@ describe('panel message routing', () => {
       decision: 'execute',
       feedback: 'also refactor everything',
     });
-    assert.deepEqual(calls, [['answerApproval', 'a', 'execute', undefined]]);
+    assert.deepEqual(calls, [['answerApproval', 'a', 'execute', undefined, undefined]]);
   });
 
   it('treats blank revise feedback and blank composer text as nothing', async () => {
@@ -108,7 +108,7 @@ describe('panel message routing', () => {
     const route = createRouter({ actions, log: fakeLog() });
     await route({ type: 'approvalResponse', requestId: 'a', decision: 'revise', feedback: '   ' });
     await route({ type: 'submit', text: '   ' });
-    assert.deepEqual(calls, [['answerApproval', 'a', 'revise', undefined]]);
+    assert.deepEqual(calls, [['answerApproval', 'a', 'revise', undefined, undefined]]);
   });
 
   const malformed: unknown[] = [

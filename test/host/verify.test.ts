@@ -6,7 +6,7 @@ import { planLenses } from '../../src/host/codelens/lenses';
 import { TrustGatedRunner, TrustState } from '../../src/host/trust';
 import { VerifyService, trackerHolds } from '../../src/host/verify/verifyService';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { CLICK, NO_ONE, policyFor } from '../support/commandPolicy';
+import { NO_ONE, policyFor } from '../support/commandPolicy';
 
 const QUOTED = `node -e "require('./src/format').formatJson([])"`;
 const HUNG = `node -e "setInterval(() => {}, 1000)"`;
@@ -57,10 +57,13 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       policy: () => ({ ...policyFor(ws.root)(), trusted: trust.trusted }),
     });
-    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver: NO_ONE });
+    // Run All Verify asks for each command that needs a yes: this person says yes to each.
+    const asked: string[] = [];
+    const approver = { approveCommand: async (command: string) => (asked.push(command), true) };
+    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver });
     const records: VerifyRecord[] = [];
     verifier.onRecorded((r) => records.push(r));
-    return { trust, verifier, verify, records };
+    return { trust, verifier, verify, records, asked };
   }
 
   const lensTitles = (verifier: Verifier, plan: string, now: number) =>
@@ -135,10 +138,15 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
   });
 
   it('runs every command entry of the plan and counts checks separately', async () => {
-    const { verify, records } = service();
+    const { verify, records, asked } = service();
     const summary = await verify.runAll(ws.path('.vtcode/plans/retry.md'), AbortSignal.timeout(1500));
+    // None of them is read-only or allow-listed: the one click asked for each, shown whole.
+    assert.deepEqual(
+      asked,
+      ['node ok.js', 'node fail.js', QUOTED, HUNG].map((e) => e),
+    );
     // step 4 hangs until the signal stops it: it counts as failed, and Run All ends.
-    assert.deepEqual(summary, { passed: 2, failed: 2, manual: 1 });
+    assert.deepEqual(summary, { passed: 2, failed: 2, manual: 1, notRun: 0 });
     const outputs = records.filter((r) => r.status !== 'running').map((r) => [r.entry, r.status]);
     assert.deepEqual(outputs, [
       ['node ok.js', 'passed'],

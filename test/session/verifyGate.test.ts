@@ -7,7 +7,7 @@ import type { TrackerHandle } from '../../src/core/tools/session/context';
 import { Verifier } from '../../src/core/verify/verifier';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { CLICK, policyFor } from '../support/commandPolicy';
+import { policyFor } from '../support/commandPolicy';
 
 const item = (description: string, verify: string[] = []) => ({
   description,

@@ -4,8 +4,8 @@ import { NodeWorkspaceReader } from '../../src/node/fsWorkspace';
 
 /** A trusted workspace at `root` with the person's allow-list `allowList` (none by default). */
 export function policyFor(root: string, allowList: readonly string[] = [], trusted = true): () => BuildPolicyContext {
-  const fs = new NodeWorkspaceReader([root]);
-  return () => ({ roots: [root], trusted, fs, allowList });
+  let fs: NodeWorkspaceReader | undefined;
+  return () => ({ roots: [root], trusted, fs: (fs ??= new NodeWorkspaceReader([root])), allowList });
 }
 
 /** A click on a lens or Run button that showed the whole command: the person's yes. */

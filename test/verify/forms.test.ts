@@ -14,7 +14,7 @@ import { planLenses } from '../../src/host/codelens/lenses';
 import { sse } from '../support/scriptedServer';
 import { planResponse, startHarness, type Harness } from '../support/sessionHarness';
 import { NO_RETRIES, runCli, useCliScene } from '../cli/cliHarness';
-import { CLICK, NO_ONE, policyFor } from '../support/commandPolicy';
+import { NO_ONE, policyFor } from '../support/commandPolicy';
 
 const MARK = "require('fs').appendFileSync('marks.txt', JSON.stringify(process.argv.slice(2)) + '\\n')";
 const CHECK = 'open the page and confirm it shows the greeting';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Verifier, type VerifyRecord } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { makeTempWorkspace, type TempWorkspace } from '../support/tempWorkspace';
-import { CLICK, policyFor } from '../support/commandPolicy';
+import { policyFor } from '../support/commandPolicy';
 
 const cmd = (command: string) => ({ kind: 'command' as const, text: command, command });
 

@@ -40,7 +40,8 @@ Run options:
   --non-interactive      never ask: questions are denied and the run stops at the gate
   --approve DECISION     decide the gate without asking: execute, fresh (clear context, then execute)
                          or cancel; revise asks for one revision, then the gate opens as usual
-  --allow-command CMD    a build command to run without asking (exact, or a prefix ending in *); repeatable
+  --allow-command CMD    a build or verify command to run without asking (exact, or a prefix ending in *);
+                         repeatable. --approve execute approves the plan, never its commands
   --untrusted            treat the workspace as untrusted (stricter command rules)
   --strict-scope         refuse build writes outside the approved plan's files (default: ask on a
                          terminal; headless runs allow them and list them in the execution report)

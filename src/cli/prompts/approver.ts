@@ -78,8 +78,7 @@ export class TerminalApprover implements Approver {
           const also = await this.input.ask(
             `  Also allow the ${n === 1 ? 'verify command' : `${n} verify commands`} marked "will ask" for this build? [y/N] `,
           );
-          if (also === null) return this.detach(request.planFile);
-          if (/^y(es)?$/i.test(also.trim())) {
+          if (also !== null && /^y(es)?$/i.test(also.trim())) {
             this.printer.line(this.style.dim(`  (allowed for this build: ${commands.join(' · ')})`));
             return { ...answer.response, allowCommands: commands };
           }
