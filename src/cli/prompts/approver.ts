@@ -193,13 +193,19 @@ export class NonInteractiveApprover implements Approver {
     return 0;
   }
 
+  /** Not reached (nobody is asked in a non-interactive run); says no. */
   async approveCommand(command: string): Promise<boolean> {
+    this.commandRefused(command);
+    return false;
+  }
+
+  /** A command that needed a yes did not run: says so, and how to allow it next time. */
+  commandRefused(command: string): void {
     this.printer.line(
       this.style.yellow(
         `! Not run (non-interactive): $ ${command} — allow it with --allow-command ${shellQuote(command)} or the setting planwise.buildCommandAllowList, or run interactively.`,
       ),
     );
-    return false;
   }
 }
 
@@ -230,6 +236,9 @@ export class ReviseOnce {
         this.take() ? { decision: 'revise' } : inner.approvePlan(request, signal),
       grantMore: (kind, used, max, signal) => inner.grantMore(kind, used, max, signal),
       approveCommand: (command, reason, signal) => inner.approveCommand(command, reason, signal),
+      ...(inner.commandRefused
+        ? { commandRefused: (command: string, reason: string) => inner.commandRefused!(command, reason) }
+        : {}),
       ...(inner.signOffCheck
         ? {
             signOffCheck: (step: string, check: string, signal?: AbortSignal) =>

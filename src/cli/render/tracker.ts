@@ -14,7 +14,7 @@ function failedCommand(item: TrackerItemInfo): { command: string; code: string }
     if (e.kind !== 'command' || !r || r.status === 'passed' || r.status === 'running') continue;
     return {
       command: e.command ?? e.text,
-      code: r.exitCode === null ? r.status.replace('_', ' ') : `exit ${r.exitCode}`,
+      code: r.refused ? 'not run' : r.exitCode === null ? r.status.replace('_', ' ') : `exit ${r.exitCode}`,
     };
   }
   return undefined;
@@ -57,7 +57,11 @@ export function trackerRows(t: TrackerEvent, style: Style): TrackerRow[] {
       lines.push({ path, line: `${prefix}${last ? '└─ ' : '├─ '}${bare}`, bare });
       const failed = item.status !== 'completed' ? failedCommand(item) : undefined;
       if (failed) {
-        const text = style.red(`verify failed (${failed.code}): ${failed.command}`);
+        const text = style.red(
+          failed.code === 'not run'
+            ? `verify not run (needs your yes): ${failed.command}`
+            : `verify failed (${failed.code}): ${failed.command}`,
+        );
         lines.push({ path: `${path}!`, line: `${prefix}${last ? '   ' : '│  '}   ${text}`, bare: `  ${text}` });
       }
       walk(item.children, `${prefix}${last ? '   ' : '│  '}`, path);

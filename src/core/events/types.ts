@@ -95,6 +95,8 @@ export interface VerifyResultInfo {
   readonly at: number;
   readonly durationMs: number;
   readonly output?: string;
+  /** The command policy refused it: it did not run (`output` says why and how to allow it). */
+  readonly refused?: true;
 }
 
 export interface TrackerItemInfo {

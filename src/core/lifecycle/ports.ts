@@ -94,6 +94,11 @@ export interface Approver {
    */
   approveCommand(command: string, reason: string, signal?: AbortSignal): Promise<CommandAnswer>;
   /**
+   * A command that needed a yes was refused without asking (a non-interactive run): the host may
+   * tell the person, with how to allow it (`reason` says so).
+   */
+  commandRefused?(command: string, reason: string): void;
+  /**
    * "Enter planning workflow?" after an execution agent proposed it (`start_planning`). Hosts
    * without it leave the proposal pending.
    */

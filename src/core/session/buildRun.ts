@@ -161,7 +161,8 @@ async function* runBuildTurns(
         required: core.config.requireVerifyToComplete !== false,
         signal: core.abort.signal,
         commands: {
-          ...(core.config.interactive !== false ? { approver: core.deps.approver } : {}),
+          approver: core.deps.approver,
+          interactive: core.config.interactive !== false,
           approved: core.commands.approved,
           // Read at each run: an entry added with "Always allow" holds from the next command on.
           get allowList() {

@@ -37,6 +37,7 @@ function entryInfo(record: VerifyRecord | undefined, text: string): VerifyEntryI
             at: record.at,
             durationMs: record.durationMs,
             ...(record.output !== '' ? { output: record.output } : {}),
+            ...(record.refused ? { refused: true as const } : {}),
           },
         }
       : {}),

@@ -12,8 +12,10 @@ import { decideBuildCommand, type BuildPolicyContext, type RunsBecause } from '.
 
 /** Who answers for a command that needs a yes. */
 export interface CommandAsk {
-  /** Asks the person; absent: nobody can be asked here (non-interactive), so such a command is refused. */
-  readonly approver?: Pick<Approver, 'approveCommand'>;
+  /** Asks the person; absent: nobody can be asked here, so such a command is refused. */
+  readonly approver?: Pick<Approver, 'approveCommand' | 'commandRefused'>;
+  /** False in a non-interactive run: nobody is asked (the approver is only told of the refusal). */
+  readonly interactive?: boolean;
   /** The person clicked a button that showed this whole command: that click is the yes. */
   readonly clicked?: boolean;
   readonly signal?: AbortSignal;
@@ -72,14 +74,12 @@ export async function permitCommand(
   if (ask.clicked) {
     return { ok: true, command, runs: command, gated: false, via: 'person', why: 'allowed: you clicked to run it' };
   }
-  if (!ask.approver) {
-    return {
-      ok: false,
-      command,
-      reason:
-        `blocked: \`${command}\` did not run: it needs the person's yes (${d.reason}), and nobody can be asked in ` +
-        `this run. ${howToAllow(command)}.`,
-    };
+  if (!ask.approver || ask.interactive === false) {
+    const reason =
+      `blocked: \`${command}\` did not run: it needs the person's yes (${d.reason}), and nobody can be asked in ` +
+      `this run. ${howToAllow(command)}.`;
+    ask.approver?.commandRefused?.(command, reason);
+    return { ok: false, command, reason };
   }
   if (ask.signal?.aborted) return { ok: false, command, reason: `blocked: \`${command}\` did not run: cancelled` };
   const answer = answerOf(await ask.approver.approveCommand(command, d.reason, ask.signal));

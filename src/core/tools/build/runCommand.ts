@@ -49,7 +49,8 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
         ...(ctx.approvedCommands ? { approved: ctx.approvedCommands } : {}),
       },
       {
-        ...(ctx.interactive && ctx.approver ? { approver: ctx.approver } : {}),
+        ...(ctx.approver ? { approver: ctx.approver } : {}),
+        interactive: ctx.interactive,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.rememberCommand ? { remember: ctx.rememberCommand } : {}),
       },
