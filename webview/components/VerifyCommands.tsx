@@ -48,7 +48,7 @@ export function VerifyCommands({ gate, locked, approval }: Props) {
   const asking = listed.filter((c) => c.verdict === 'ask').length;
   const n = approval.approvable.length;
   return (
-    <details class="pw-gate-comments pw-gate-verify" open={asking > 0}>
+    <details class="pw-gate-verify" open={asking > 0}>
       <summary>
         <Icon name="terminal" /> {listed.length} verify command{listed.length === 1 ? '' : 's'}
         {asking > 0 ? ` · ${asking} will ask` : ''}
