@@ -186,6 +186,31 @@ describe('build command policy', () => {
     });
   });
 
+  describe('commands the person approved with the plan (by their text, for this build)', () => {
+    const approved = new Set(['node scripts/migrate.js --dry-run']);
+
+    it('run without asking, exactly that text and nothing else', async () => {
+      assert.deepEqual(await decide('node scripts/migrate.js --dry-run', { approved }), {
+        run: true,
+        why: 'allowed: you approved this command with the plan, for this build',
+        via: 'approved',
+      });
+      for (const other of ['node scripts/migrate.js', 'node scripts/migrate.js --dry-run --force']) {
+        assert.equal(kind(await decide(other, { approved })), 'ask', other);
+      }
+    });
+
+    it('never in an untrusted workspace', async () => {
+      assert.equal(kind(await decide('node scripts/migrate.js --dry-run', { approved, trusted: false })), 'refuse');
+    });
+  });
+
+  it("reads an allow-listed command with the gate's own scanner: a `$` the shell keeps literal is a literal word", async () => {
+    assert.equal(kind(await decide('git commit -m cost$.', {})), 'run');
+    assert.equal(kind(await decide('git commit -m $HOME', {})), 'ask');
+    assert.equal(kind(await decide('git commit -m x;#', {})), 'ask');
+  });
+
   describe('refuses outright', () => {
     it('any command in an untrusted workspace, even a read-only or allow-listed one', async () => {
       for (const command of ['ls', 'npm run build', 'git status']) {

@@ -99,7 +99,8 @@ describe('one tracker count on every surface', () => {
         interviewer: { ask: async () => ({ kind: 'cancelled' }) },
         approver,
       },
-      { planningModel: 'm', trusted: true, interactive: false, autoDecision: 'execute' },
+      // A headless run: its verify command runs because the person allow-listed it.
+      { planningModel: 'm', trusted: true, interactive: false, autoDecision: 'execute', buildAllowList: [OK] },
     );
     const events: ThreadEvent[] = [];
     session.bus.on((e) => events.push(e));
