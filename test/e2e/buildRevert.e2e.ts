@@ -68,7 +68,7 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
       vsix: vsix.file,
       settings: planwiseSettings(model.baseURL, {
         'planwise.build.scope': 'record',
-        'planwise.buildCommandAllowList': ['sh gen.sh'],
+        'planwise.buildCommandAllowList': ['sh gen.sh', 'node -e *'],
         'files.autoSave': 'off',
       }),
     });
