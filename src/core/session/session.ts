@@ -387,7 +387,14 @@ class PlanwiseSession implements Session {
         );
       case 'execute':
       case 'fresh_context': {
-        return this.afterBuild(await this.core.follow(runBuild(this.core, { kind: r.decision, prepared: prepared! })));
+        let built: SessionStop;
+        try {
+          built = await this.core.follow(runBuild(this.core, { kind: r.decision, prepared: prepared! }));
+        } finally {
+          // The commands approved with the plan held for this build only.
+          this.core.commands.approved.clear();
+        }
+        return this.afterBuild(built);
       }
     }
   }
