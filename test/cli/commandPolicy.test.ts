@@ -85,7 +85,7 @@ describe('rules §9 in the CLI: run_command and the verify gate ask the one comm
           assert.equal(existsSync(r.ws.path(`canary-run-${r.tag}.txt`)), runs, r.stdout);
           assert.equal(existsSync(r.ws.path(`canary-verify-${r.tag}.txt`)), runs, r.stdout);
         }
-        assert.match(r.stdout, runs ? /Canary plan \(1\/1 completed, 100%\)/ : /verify not run \(needs your yes\)/);
+        assert.match(r.stdout, runs ? /\(1\/1 completed, 100%\)/ : /verify not run \(needs your yes\)/);
         if (!runs) {
           // The step stays in progress, and the build ends incomplete.
           assert.equal(r.code, 1, r.stderr);
@@ -123,7 +123,7 @@ describe('rules §9 in the CLI: run_command and the verify gate ask the one comm
     const r = await build('neither', 'nobody', { flags: ['--allow-command', 'node canary.js verify-*'] });
     assert.equal(existsSync(r.ws.path(`canary-verify-${r.tag}.txt`)), true);
     assert.equal(existsSync(r.ws.path(`canary-run-${r.tag}.txt`)), false);
-    assert.match(r.stdout, /Canary plan \(1\/1 completed, 100%\)/);
+    assert.match(r.stdout, /\(1\/1 completed, 100%\)/);
   });
 
   it('"a" (always) runs it and allows it for the rest of the run, printing the flag for next time', async () => {
