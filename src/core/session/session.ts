@@ -37,8 +37,10 @@ export interface SessionCheckpoint {
   readonly task?: string;
   /**
    * The person's message whose planning turn had started but not completed when this checkpoint
-   * was written (it is the thread's last message). A session restored from such a checkpoint was
-   * interrupted (a window reload, a crash): `reopen()` runs that turn again.
+   * was written. The thread ends with that message or with the last complete tool batch of its
+   * turn (every call answered, the interview's answers among them). A session restored from such a
+   * checkpoint was interrupted (a window reload, a crash): `reopen()` continues that turn from the
+   * thread as it was, sending only the interrupted request again.
    */
   readonly inFlight?: { readonly input: string };
 }
@@ -187,7 +189,7 @@ class PlanwiseSession implements Session {
     const interrupted = this.interruptedInput;
     if (interrupted !== undefined && !this.busy) {
       this.interruptedInput = undefined;
-      // The thread already ends with the message: its turn runs again from there.
+      // The thread ends with the message or the turn's last complete tool batch: the turn continues from there.
       return this.run(() => this.planningTurn(interrupted));
     }
     if (this.core.machine.state !== 'awaiting_approval' || this.core.planFile === undefined) return undefined;
@@ -280,6 +282,8 @@ class PlanwiseSession implements Session {
   private async planningTurn(input: string): Promise<SessionStop> {
     const outcome = await runPlanningTurn(this.core, input, {
       recorded: () => this.archive?.flush() ?? Promise.resolve(),
+      // The thread as it stands after each tool batch, still in flight: a reload resumes from here.
+      afterBatch: () => (this.disposed ? Promise.resolve() : this.checkpoint({ input })),
     });
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };
