@@ -317,6 +317,8 @@ export const LifecycleSchema = z.object({
   mode: ModeSchema,
   /** A turn is running: mode switches are locked. */
   busy: z.boolean(),
+  /** The model's stream has been silent since this time (ms since the epoch): "Waiting for the model · 34 s". */
+  waitingSince: z.number().optional(),
 });
 
 export const FlagsSchema = z.object({

@@ -249,6 +249,8 @@ export type ThreadEventBody =
   | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
   | { readonly type: 'thread.completed'; readonly thread_id: string }
   | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
+  /** The person stopped the run (Stop, Ctrl-C): nothing failed and there is nothing to fix. */
+  | { readonly type: 'run.stopped'; readonly what: 'planning' | 'build' }
   | ModelEventBody
   | ReviewEventBody
   | InstructionEventBody;

@@ -66,6 +66,8 @@ class PlanwiseSession implements Session {
   /** Restored mid-turn: the message whose turn `reopen()` runs again. */
   private interruptedInput: string | undefined;
   private autoDecided = false;
+  /** The person asked to stop the run now going: its end is a "Stopped", not an error. */
+  private stopRequested = false;
   /** Disposed (the window is closing): a run cut off now leaves its last checkpoint as it was. */
   private disposed = false;
   private readonly unfollow: () => void;
@@ -197,7 +199,8 @@ class PlanwiseSession implements Session {
   }
 
   cancel(): void {
-    this.core.cancelRun(new Error('cancelled by the person'));
+    if (this.busy) this.stopRequested = true;
+    this.core.cancelRun(new Error('stopped by the person'));
   }
 
   dispose(): void {
@@ -215,6 +218,7 @@ class PlanwiseSession implements Session {
   /** Runs one flow with the busy flag held and errors turned into a stop; checkpoints afterwards. */
   private async run(flow: () => Promise<SessionStop>): Promise<SessionStop> {
     this.busy = true;
+    this.stopRequested = false;
     let stop: SessionStop;
     try {
       stop = await flow();
@@ -223,6 +227,7 @@ class PlanwiseSession implements Session {
       // The window is closing mid-turn: the checkpoint taken before the turn stays the last one,
       // so the next window brings the session back as interrupted rather than failed.
       if (this.disposed) return { kind: 'cancelled' };
+      if (this.stopRequested) return this.stoppedRun();
       this.bus.emit({ type: 'error', message, recoverable: true });
       // The turn is over: back to idle, or to the gate the revision came from (never "planning").
       // A non-interactive run keeps planning active, so `planwise resume <id> "…"` continues it.
@@ -239,6 +244,19 @@ class PlanwiseSession implements Session {
     }
     if (stop.kind === 'blocked') stop = await this.blockedHandoff(stop.reason);
     return stop;
+  }
+
+  /** The person's Stop ended the run: said as "Stopped", the lifecycle follows, and a checkpoint. */
+  private async stoppedRun(): Promise<SessionStop> {
+    this.stopRequested = false;
+    this.busy = false;
+    const what = this.core.machine.state === 'executing' ? 'build' : 'planning';
+    this.bus.emit({ type: 'run.stopped', what });
+    if (this.config.interactive !== false) this.core.lifecycle({ type: 'stopped' });
+    await this.checkpoint();
+    const backAtGate = this.core.machine.state === 'awaiting_approval' && this.core.planFile !== undefined;
+    if (backAtGate && this.config.interactive !== false) return this.run(() => this.gate());
+    return { kind: 'cancelled' };
   }
 
   private async blockedHandoff(reason: string): Promise<SessionStop> {
