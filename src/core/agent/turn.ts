@@ -172,7 +172,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       const u = guards.onUsage(response.usage);
       if (u.type === 'stop_turn') exhausted(u);
     }
-    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent()) });
+    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent(), deps.contextWindow) });
 
     if (isEmpty(response)) {
       empties += 1;
@@ -234,7 +234,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
         exhausted(action);
       }
     }
-    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent()) });
+    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent(), deps.contextWindow) });
     await options.afterBatch?.();
     if (ended !== undefined) return { ended, emptyResponses: 0, ...(synthesis ? { synthesis } : {}) };
 

@@ -76,6 +76,8 @@ export interface BudgetSnapshot {
   readonly blockedCalls: { readonly consecutive: number; readonly total: number; readonly fuse: number };
   readonly tokens: { readonly input: number; readonly output: number; readonly cap: number };
   readonly contextPercent: number;
+  /** The context window, in tokens, that `contextPercent` is a share of. */
+  readonly contextWindow?: number;
 }
 
 /** One `verify:` entry of a tracker item, with its latest result (from the engine's `Verifier`). */
