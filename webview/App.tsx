@@ -13,6 +13,7 @@ import type { PanelStore } from './store';
 import { Composer } from './components/Composer';
 import { GatePanel } from './components/Gate';
 import { Header } from './components/Header';
+import { ModelWaiting } from './components/ModelWaiting';
 import { SetupCard } from './components/SetupCard';
 import { Announcer } from './components/Announcer';
 import { InterviewWizard } from './components/InterviewWizard';
@@ -152,6 +153,7 @@ export function App({ store, services: given }: { store: PanelStore; services: P
         <main class="pw-main">
           <Transcript items={state.transcript} />
         </main>
+        {state.lifecycle.waitingSince !== undefined ? <ModelWaiting since={state.lifecycle.waitingSince} /> : null}
         {dock}
         {feedbackOpen && state.gate ? null : (
           <Composer lifecycle={state.lifecycle} disabled={handoffRunning} planWaiting={state.gate !== null} />

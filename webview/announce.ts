@@ -43,7 +43,9 @@ function rowNews(before: readonly TranscriptItem[], after: readonly TranscriptIt
     const was = old.get(i.id);
     if (was === i) continue;
     if (i.kind === 'tool_call' && i.outcome === 'blocked' && (was?.kind !== 'tool_call' || was.outcome !== 'blocked')) {
-      out.push(`Blocked call: ${i.name}. ${i.verdict?.reason.replace(/^blocked:\s*/i, '') ?? ''}`.trim());
+      // The call as the panel's row says it (its subject, markup removed), never the tool's name.
+      const what = i.subject.replace(/`/g, '');
+      out.push(`Not run: ${what}. ${i.verdict?.reason.replace(/^blocked:\s*/i, '') ?? ''}`.trim());
     }
     if (i.kind === 'notice' && i.level === 'error' && !was) out.push(`Error: ${i.text}`);
     if (i.kind === 'build_report' && !was) {

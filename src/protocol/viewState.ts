@@ -226,6 +226,8 @@ export const BudgetSchema = z.object({
   /** `cap` is the planning spend cap in tokens; 0 means no cap. */
   tokens: z.object({ input: count, output: count, cap: count }),
   contextPercent: z.number().min(0).max(100),
+  /** The context window in tokens ("4% of 128k tokens"), when known. */
+  contextWindow: count.optional(),
 });
 
 // ---- prompts: gate, interview, enter-planning, grant-more ---------------------------------
@@ -333,6 +335,8 @@ export const LifecycleSchema = z.object({
   mode: ModeSchema,
   /** A turn is running: mode switches are locked. */
   busy: z.boolean(),
+  /** The model's stream has been silent since this time (ms since the epoch): "Waiting for the model · 34 s". */
+  waitingSince: z.number().optional(),
 });
 
 export const FlagsSchema = z.object({

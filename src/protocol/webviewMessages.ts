@@ -96,6 +96,8 @@ export const RetryMessageSchema = z.object({ type: z.literal('retry'), noticeId:
 export const ChangeProviderMessageSchema = z.object({ type: z.literal('changeProvider') });
 /** The Restricted Mode banner's button: opens VS Code's Manage Workspace Trust. */
 export const TrustWorkspaceMessageSchema = z.object({ type: z.literal('trustWorkspace') });
+/** Stop beside "Waiting for the model": the running turn stops, as the view's Stop does. */
+export const StopMessageSchema = z.object({ type: z.literal('stop') });
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   ReadyMessageSchema,
@@ -116,6 +118,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   RetryMessageSchema,
   ChangeProviderMessageSchema,
   TrustWorkspaceMessageSchema,
+  StopMessageSchema,
   RevertBuildMessageSchema,
   SetupEditMessageSchema,
   SetupTestMessageSchema,

@@ -25,7 +25,7 @@ describe('planwise plan (headless, against the scripted server)', () => {
     assert.match(r.stdout, /✓ Read README\.md/);
     assert.match(r.stdout, /✗ Not run: `echo hi > hacked\.txt` — blocked: .*redirection/);
     assert.equal(existsSync(s.ws.path('hacked.txt')), false);
-    assert.match(r.stdout, /\[tool calls 2\/\d+ · loops \d+\/\d+ · context \d+%\]/);
+    assert.match(r.stdout, /\[2 of \d+ tool calls · \d+ of \d+ model requests · \d+% of context\]/);
     // The plan is shown once, without its markup.
     assert.match(r.stdout, /── Plan · revision 1 · \.vtcode\/plans\/.*\.md/);
     assert.ok(!r.stdout.includes('<proposed_plan>'));

@@ -99,7 +99,10 @@ describe('the terminal transcript', () => {
       { type: 'turn.started', turn_id: 'b' },
       tracker,
     ]);
-    assert.equal(text, '  [tool calls 2/120 · loops 2/60 · context 7%]\nPlan (0/1 completed, 0%)\n  └─ [-] Do it\n');
+    assert.equal(
+      text,
+      '  [2 of 120 tool calls · 2 of 60 model requests · 7% of context]\nPlan (0/1 completed, 0%)\n  └─ [-] Do it\n',
+    );
   });
 
   it('prints the whole tracker once per build, then only the steps that changed, with the progress', () => {

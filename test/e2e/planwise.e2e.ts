@@ -147,8 +147,12 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
 
     // The status bar shows the budget: tool calls, context and the tokens the scripted usage reported.
     const status = await wb.statusBarText();
-    assert.match(status, /Planwise: \d+\/\d+ calls · ctx \d+%/, `status bar: ${status}`);
-    assert.match(await (await panel.locator('.pw-budget')).innerText(), /Tool calls\s+2\/\d+/);
+    assert.match(
+      status,
+      /Planwise: (\d+ of \d+ tool calls|step \d+ of \d+|\d+ of \d+ steps? done) · \d+% of context/,
+      `status bar: ${status}`,
+    );
+    assert.match(await (await panel.locator('.pw-budget')).innerText(), /Tool calls\s+2 of \d+/);
 
     // The plan file is on disk.
     const plans = readdirSync(ws.file(PLANS_DIR)).filter((f) => f.endsWith('.md') && !f.endsWith('.tasks.md'));

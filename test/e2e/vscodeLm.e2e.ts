@@ -233,9 +233,9 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     // (16 000): a prompt of some 2-3k tokens shows well above the 2% it is of Planwise's default window.
     assert.ok(counts().length > 0, 'Planwise never asked the model to count tokens');
     const status = await wb.statusBarText();
-    const ctx = /Planwise: 2\/\d+ calls · ctx (\d+)%/.exec(status);
+    const ctx = /Planwise: 2 of \d+ tool calls · (\d+)% of context/.exec(status);
     assert.ok(ctx, `status bar: ${status}`);
-    assert.ok(Number(ctx[1]) >= 6, `ctx ${ctx[1]}% is not read against the model's 16 000-token window`);
+    assert.ok(Number(ctx[1]) >= 6, `the context share ${ctx[1]}% is not read against the model's 16 000-token window`);
 
     const plansDir = ws.file(path.join('.vtcode', 'plans'));
     const plans = readdirSync(plansDir).filter((f) => f.endsWith('.md') && !f.endsWith('.tasks.md'));

@@ -8,7 +8,7 @@ import { contextKeyValues } from '../../src/host/contextKeys';
 import { PanelHub } from '../../src/host/panel/hub';
 import { EventTranslator } from '../../src/host/panel/translate';
 import { PendingRequests } from '../../src/host/prompts/pending';
-import { SessionController } from '../../src/host/session/controller';
+import { STOP_SETTLE_MS, SessionController } from '../../src/host/session/controller';
 import { emptyViewState } from '../../src/protocol';
 import { FakeEngine, FakeSession, deferred } from './support';
 
@@ -67,6 +67,22 @@ describe('session controller', () => {
     gate.resolve({ kind: 'cancelled' });
     await first;
     assert.equal(controller.isBusy, false);
+  });
+
+  it('a Stop holds off Start Planning briefly, so a double click on Stop starts no plan', async () => {
+    const { engine, controller } = setup();
+    const gate = deferred<SessionStop>();
+    engine.next = () => Object.assign(new FakeSession(), { onStart: () => gate.promise });
+    const run = controller.start('one');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(controller.justStopped(1000), false, 'nothing was stopped yet');
+    controller.stop(1000);
+    gate.resolve({ kind: 'cancelled' });
+    await run;
+    assert.equal(controller.justStopped(1000 + STOP_SETTLE_MS - 1), true);
+    assert.equal(controller.justStopped(1000 + STOP_SETTLE_MS), false);
+    controller.stop(5000);
+    assert.equal(controller.justStopped(5001), false, 'a Stop with nothing running holds nothing off');
   });
 
   it('shows a blocked run with resume offered only when the archive can resume it', async () => {

@@ -31,6 +31,7 @@ function fakeActions(answer = true) {
     retry: rec('retry', Promise.resolve()),
     changeProvider: rec('changeProvider', Promise.resolve()),
     trustWorkspace: rec('trustWorkspace', Promise.resolve()),
+    stop: rec('stop', undefined),
     revertBuild: rec('revertBuild', Promise.resolve()),
     setup: rec('setup', Promise.resolve()),
   };

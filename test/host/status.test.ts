@@ -22,14 +22,24 @@ function budget(patch: Partial<Budget> = {}): Budget {
 }
 
 describe('status-bar budget', () => {
-  it('shows tool calls, context and spend against the cap compactly', () => {
-    assert.equal(statusText(budget()), '$(checklist) Planwise: 12/120 calls · ctx 34% · 43k/100k tok');
+  it('says tool calls, context and spend against the cap in words', () => {
+    assert.equal(
+      statusText(budget()),
+      '$(checklist) Planwise: 12 of 120 tool calls · 34% of context · 43k of 100k tokens',
+    );
+  });
+
+  it('with a tracker, says the step in progress (or the steps done) instead of the calls', () => {
+    const step = { counts: { done: 1, inProgress: 1, pending: 3, blocked: 0, total: 5 }, percent: 20 };
+    assert.equal(statusText(budget(), step), '$(checklist) Planwise: step 2 of 5 · 34% of context');
+    const between = { counts: { done: 2, inProgress: 0, pending: 3, blocked: 0, total: 5 }, percent: 40 };
+    assert.equal(statusView(budget(), null, between).text, '$(checklist) Planwise: 2 of 5 steps done · 34% of context');
   });
 
   it('shows unlimited limits and a missing cap plainly', () => {
     assert.equal(
       statusText(budget({ toolCalls: { used: 7, max: 0 }, tokens: { input: 900, output: 50, cap: 0 } })),
-      '$(checklist) Planwise: 7/∞ calls · ctx 34%',
+      '$(checklist) Planwise: 7 tool calls · 34% of context',
     );
     assert.equal(statusText(null), '$(checklist) Planwise');
   });
@@ -45,24 +55,24 @@ describe('status-bar budget', () => {
     ]);
   });
 
-  it('breaks every budget down in the tooltip', () => {
-    const t = statusTooltip(budget(), null);
+  it('breaks every budget down in the tooltip, in words with units', () => {
+    const t = statusTooltip(budget({ contextWindow: 128_000 }), null);
     for (const row of [
-      '| Tool calls | 12 | 120 |',
-      '| Loop iterations | 3 | 60 |',
-      '| Preview | 12.5 KiB | 96 KiB |',
-      '| Blocked calls | 1 (0 in a row) | 32 |',
-      '| Tokens in / out | 41,000 / 2,300 | |',
-      '| Context | 34% | 100% |',
-      '| Planning spend | 43,300 | 100,000 |',
+      '- Tool calls: 12 of 120',
+      '- Requests to the model this turn: 3 of 60',
+      '- Tool output read: 12.5 KB of 96 KB',
+      '- Tool calls refused: 1 (0 in a row); the turn stops at 32',
+      '- Tokens: 41,000 in, 2,300 out',
+      '- Context used: 34% of 128k tokens',
+      '- Planning spend: 43,300 of 100,000 tokens',
     ]) {
       assert.ok(t.includes(row), `missing row ${row} in\n${t}`);
     }
+    assert.doesNotMatch(t, /KiB|Loop iterations|Preview|\|/);
     assert.match(t, /Click to open the Planwise panel/);
-    assert.match(
-      statusTooltip(budget({ tokens: { input: 1, output: 1, cap: 0 } }), null),
-      /\| Planning spend \| 2 \| no cap \|/,
-    );
+    const uncapped = statusTooltip(budget({ tokens: { input: 1, output: 1, cap: 0 } }), null);
+    assert.match(uncapped, /- Planning spend: 2 tokens \(no cap\)/);
+    assert.match(uncapped, /- Context used: 34%\n/, 'no window, no window figure');
   });
 
   it('stays normal below the warning share of every limit', () => {
@@ -90,7 +100,7 @@ describe('status-bar budget', () => {
     const view = statusView(budget(), grant);
     assert.equal(view.severity, 'error');
     assert.equal(view.click, 'grantMore');
-    assert.match(view.tooltip, /session tool-call limit was reached \(400\/400\)\. Click to grant more\./);
+    assert.match(view.tooltip, /used all its tool calls for this session \(400 of 400\)\. Click to allow more\./);
     assert.match(view.accessibilityLabel, /activate to grant more/);
     assert.equal(statusView(budget(), null).click, 'openPanel');
   });

@@ -19,8 +19,14 @@ import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan, startHarness, type Harness } from '../support/sessionHarness';
 
 const shown = {
-  statusBar: (text: string) => Number(/ctx (\d+)%/.exec(text)?.[1]),
-  cli: (text: string) => Number(/context (\d+)%/.exec(text)?.[1]),
+  statusBar: (text: string) => Number(/(\d+)% of context/.exec(text)?.[1]),
+  cli: (text: string) =>
+    Number(
+      /(\d+)% of context|context (\d+)%/
+        .exec(text)
+        ?.slice(1)
+        .find((x) => x !== undefined),
+    ),
 };
 
 describe('one context-% measure', () => {

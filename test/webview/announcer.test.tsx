@@ -34,7 +34,7 @@ describe('panel: the polite live region', () => {
           },
         },
       ]),
-      "Blocked call: exec_command. 'rm' changes files",
+      "Not run: rm x. 'rm' changes files",
     );
     assert.equal(
       says([

@@ -156,9 +156,12 @@ describe('panel: executing with the task tracker', () => {
   it('shows the budget like the status bar, warning near a limit', () => {
     const p = executing();
     const meter = p.getByRole('group', { name: /^Budget:/ });
-    assert.equal(meter.getAttribute('aria-label'), 'Budget: Tool calls 6/120, Context 8%, Spend 3.0k/200k');
+    assert.equal(
+      meter.getAttribute('aria-label'),
+      'Budget: Tool calls 6 of 120, Context 8%, Spent 3.0k of 200k tokens',
+    );
     assert.ok(meter.classList.contains('pw-level-ok'));
-    assert.match(meter.getAttribute('title')!, /Loop iterations: 3 of 60/);
+    assert.match(meter.getAttribute('title')!, /Requests to the model this turn: 3 of 60/);
     p.update([{ op: 'budget.set', budget: budget(100, 85, 20_000) }]);
     const hot = p.getByRole('group', { name: /^Budget:/ });
     assert.ok(hot.classList.contains('pw-level-warning'));

@@ -27,7 +27,7 @@ describe('panel: "Ready to code?" gate', () => {
     assert.equal(p.queryByText('This plan was proposed during execution.'), null);
     p.unmount();
     const first = open({ ...gate, requestId: 'g1', revision: 1, changes: undefined, hasPreviousRevision: false });
-    assert.equal(first.container.querySelector('.pw-gate-revision')?.textContent, 'revision 1 · first draft');
+    assert.equal(first.container.querySelector('.pw-gate-revision')?.textContent, 'revision 1');
   });
 
   it("says when the revision is the person's own edit of the plan file", () => {

@@ -32,8 +32,8 @@ describe('panel gate: open review comments', () => {
       a.getAttribute('data-line'),
     ]);
     assert.deepEqual(links, [
-      ['c1 · step 2', '.vtcode/plans/rate-limiting.md', '12'],
-      ['c3 · the summary', '.vtcode/plans/rate-limiting.md', '5'],
+      ['Line 12 · step 2', '.vtcode/plans/rate-limiting.md', '12'],
+      ['Line 5 · the summary', '.vtcode/plans/rate-limiting.md', '5'],
     ]);
     assert.ok(p.getAllByText('outdated').length === 1 && p.getAllByText('answered').length === 1);
     assert.ok(p.getByText('Sends the 2 open comments to the planner, with your note; nothing is built.'));

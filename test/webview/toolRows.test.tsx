@@ -42,7 +42,7 @@ describe('panel: one row per tool call', () => {
     assert.match(rows[1]!.textContent!, /Blocked: 'rm' changes files/);
     assert.doesNotMatch(rows[1]!.textContent!, /Blocked: blocked|Failed/);
     // A failed row keeps its result on the same row, collapsed.
-    const failed = p.getByRole('button', { name: /Failed · 27 B/ });
+    const failed = p.getByRole('button', { name: /Failed · 27 bytes/ });
     assert.ok(rows[2]!.contains(failed));
     fireEvent.click(failed);
     assert.ok(p.getByText('nope'));

@@ -128,7 +128,9 @@ describe('one tracker count on every surface', () => {
     const fromDom = Number(/· (\d+)%$/.exec(section.querySelector('.pw-tracker-counts')!.textContent!.trim())![1]);
     assert.equal(section.querySelector('progress')?.getAttribute('value'), String(fromDom));
 
-    const fromStatus = Number(/✓ (\d+)%/.exec(statusView(null, null, panel.host.state.tracker).text)![1]);
+    const fromStatus = Number(
+      /(\d+) percent/.exec(statusView(null, null, panel.host.state.tracker).accessibilityLabel)![1],
+    );
 
     const out = new Sink();
     const io = { stdout: out, stderr: new Sink(), stdin: new PassThrough(), env: {}, cwd: ws.root };

@@ -54,7 +54,7 @@ describe('panel: planning stream', () => {
     assert.match(blocked.textContent!, /Blocked: rm changes files; planning is read-only\./);
     assert.equal(blocked.querySelector('.pw-verdict code')?.textContent, 'rm', 'the reason renders inline markdown');
 
-    const result = p.getByRole('button', { name: /Result · 2\.1 KiB/ });
+    const result = p.getByRole('button', { name: /Result · 2\.\d KB/ });
     assert.equal(p.queryByText('import express…'), null);
     fireEvent.click(result);
     assert.ok(p.getByText('import express…'));

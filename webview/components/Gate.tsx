@@ -137,7 +137,7 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
   const percent = Math.round(gate.contextPercent);
   const recommended = recommendedChoice(gate);
   const problems = gate.validation.problems.length;
-  const revisionLine = `revision ${gate.revision}${gate.author === 'person' ? ' · your edit' : ''}${gate.changes ? ` · ${gate.changes}` : gate.revision <= 1 ? ' · first draft' : ''}`;
+  const revisionLine = `revision ${gate.revision}${gate.author === 'person' ? ' · your edit' : ''}${gate.changes ? ` · ${gate.changes}` : ''}`;
 
   const choiceButton = (key: string, props: Record<string, unknown>, title: string, sub: ComponentChildren) => (
     <button
@@ -230,9 +230,9 @@ function GateView({ gate, disabled, restricted, onFeedbackOpen }: GateProps) {
             {comments.map((c) => (
               <li key={c.id}>
                 {gate.planFile ? (
-                  <FileLink path={gate.planFile} line={c.line} label={`${c.id} · ${c.label}`} />
+                  <FileLink path={gate.planFile} line={c.line} label={`Line ${c.line} · ${c.label}`} />
                 ) : (
-                  `${c.id} · ${c.label}`
+                  `Line ${c.line} · ${c.label}`
                 )}
                 {c.outdated ? <span class="pw-tag">outdated</span> : null}
                 {c.answered ? <span class="pw-tag">answered</span> : null}

@@ -57,7 +57,7 @@ export function VerifyCommands({ gate, locked, approval }: Props) {
         {listed.map((c) => (
           <li key={`${c.step}:${c.command}`} title={c.reason}>
             <span class="pw-tag">step {c.step}</span> <code class="pw-verify-cmd">{c.command}</code>{' '}
-            <span class={`pw-verdict pw-verdict-${c.verdict}`}>
+            <span class={`pw-verify-verdict pw-verify-verdict-${c.verdict}`}>
               <Icon name={VERDICT[c.verdict].icon} /> {VERDICT[c.verdict].text}
             </span>
           </li>

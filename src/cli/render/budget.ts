@@ -1,8 +1,8 @@
-/** The budget progress line: tool calls used/max, loop iterations and context usage. */
+/** The budget line, in words: tool calls, requests to the model this turn, and the context used. */
 import type { BudgetSnapshot } from '../../core/index';
 
-const of = (used: number, max: number) => `${used}/${max === 0 ? '∞' : max}`;
+const of = (used: number, max: number) => (max === 0 ? `${used}` : `${used} of ${max}`);
 
 export function budgetLine(b: BudgetSnapshot): string {
-  return `tool calls ${of(b.toolCalls.used, b.toolCalls.max)} · loops ${of(b.loops.used, b.loops.max)} · context ${Math.round(b.contextPercent)}%`;
+  return `${of(b.toolCalls.used, b.toolCalls.max)} tool calls · ${of(b.loops.used, b.loops.max)} model requests · ${Math.round(b.contextPercent)}% of context`;
 }

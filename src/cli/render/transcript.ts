@@ -130,6 +130,15 @@ export class TranscriptRenderer {
       case 'instructions.added':
         this.line(this.style.dim(instructionsLine(e)));
         break;
+      case 'model.waiting':
+        // Said once when the stream falls silent; the next output (or the stop) ends it.
+        if (e.waiting) {
+          this.line(this.style.dim(`… Waiting for the model · ${Math.round(e.silent_ms / 1000)} s (Ctrl-C stops)`));
+        }
+        break;
+      case 'run.stopped':
+        this.line(this.style.dim(e.what === 'build' ? '■ Build stopped.' : '■ Stopped.'));
+        break;
       case 'plan.execution.completed':
         // The closing audit, as written next to the plan.
         this.line('');

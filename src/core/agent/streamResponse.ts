@@ -23,7 +23,12 @@ export interface StreamIds {
   readonly turnId: string;
   /** Makes a fresh item id. */
   readonly newId: (prefix: string) => string;
+  /** A stream silent this long is announced as waiting (`model.waiting`); default `WAITING_AFTER_MS`. */
+  readonly waitingAfterMs?: number;
 }
+
+/** How long a stream may send nothing before the person is told the model is being waited for. */
+export const WAITING_AFTER_MS = 5000;
 
 /**
  * Sends one request and turns the stream into thread events: visible prose as `item.*` of kind
@@ -43,8 +48,10 @@ export async function streamResponse(
   let reasoningId: string | undefined;
   let reasoning = '';
 
+  let visible = '';
   const emitVisible = (delta: string) => {
     if (delta === '') return;
+    visible += delta;
 
     if (textId === undefined) {
       textId = ids.newId('msg');
@@ -63,8 +70,29 @@ export async function streamResponse(
       }
     | undefined;
   const child = childSignal(signal);
+  // A silent stream is announced once it has been silent for `waitingAfter`, and again when it moves.
+  const waitingAfter = ids.waitingAfterMs ?? WAITING_AFTER_MS;
+  let waiting = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    timer = setTimeout(() => {
+      waiting = true;
+      bus.emit({ type: 'model.waiting', turn_id, waiting: true, silent_ms: waitingAfter });
+    }, waitingAfter);
+  };
+  const moved = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (waiting) {
+      waiting = false;
+      bus.emit({ type: 'model.waiting', turn_id, waiting: false, silent_ms: 0 });
+    }
+  };
+  arm();
   try {
     for await (const event of model.stream(request, child.signal)) {
+      moved();
+      arm();
       switch (event.type) {
         case 'text': {
           const chunk = parser.push(event.delta);
@@ -97,7 +125,18 @@ export async function streamResponse(
           break;
       }
     }
+  } catch (err) {
+    // Stopped or failed mid-stream: what was shown so far is complete as it stands (no cursor, no
+    // running "Thinking…" left behind).
+    if (reasoningId !== undefined) {
+      bus.emit({ type: 'item.completed', turn_id, item: { id: reasoningId, kind: 'reasoning', text: reasoning } });
+    }
+    if (textId !== undefined) {
+      bus.emit({ type: 'item.completed', turn_id, item: { id: textId, kind: 'assistant_text', text: visible } });
+    }
+    throw err;
   } finally {
+    moved();
     child.dispose();
   }
   if (done === undefined) throw new Error('the model stream ended without a final event');

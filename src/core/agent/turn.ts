@@ -45,6 +45,11 @@ export interface TurnOptions {
   readonly turnId: string;
   /** Start with a tool-free pass carrying this directive (repair, condense, synthesis requests). */
   readonly toolFreeDirective?: string;
+  /**
+   * Called after each complete tool batch, once every call of the batch has its result on the
+   * history (the session checkpoints the thread there, so a resumed turn repeats no call).
+   */
+  readonly afterBatch?: () => Promise<void>;
 }
 
 export interface TurnResult {
@@ -167,7 +172,7 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
       const u = guards.onUsage(response.usage);
       if (u.type === 'stop_turn') exhausted(u);
     }
-    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent()) });
+    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent(), deps.contextWindow) });
 
     if (isEmpty(response)) {
       empties += 1;
@@ -229,7 +234,8 @@ export async function runTurn(history: ChatMessage[], deps: TurnDeps, options: T
         exhausted(action);
       }
     }
-    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent()) });
+    bus.emit({ type: 'budget.updated', budget: guards.snapshot(deps.contextPercent(), deps.contextWindow) });
+    await options.afterBatch?.();
     if (ended !== undefined) return { ended, emptyResponses: 0, ...(synthesis ? { synthesis } : {}) };
 
     // Directives go after the complete batch, never between a call and its result.

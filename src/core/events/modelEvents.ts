@@ -18,6 +18,17 @@ export type ModelEventBody =
     }
   | {
       /**
+       * The model's stream has sent nothing for `silent_ms` (the wait began `silent_ms` before this
+       * event's `at`); hosts count the wait up from there ("Waiting for the model · 34 s"). A second
+       * event with `waiting: false` ends it: a chunk arrived, or the stream ended or was stopped.
+       */
+      readonly type: 'model.waiting';
+      readonly turn_id: string;
+      readonly waiting: boolean;
+      readonly silent_ms: number;
+    }
+  | {
+      /**
        * The request view was compacted (the durable thread is unchanged): older tool results became
        * stubs, or whole older tool rounds were left out, so the request fits the context window.
        */

@@ -76,6 +76,8 @@ export interface BudgetSnapshot {
   readonly blockedCalls: { readonly consecutive: number; readonly total: number; readonly fuse: number };
   readonly tokens: { readonly input: number; readonly output: number; readonly cap: number };
   readonly contextPercent: number;
+  /** The context window, in tokens, that `contextPercent` is a share of. */
+  readonly contextWindow?: number;
 }
 
 /** One `verify:` entry of a tracker item, with its latest result (from the engine's `Verifier`). */
@@ -278,6 +280,8 @@ export type ThreadEventBody =
   | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
   | { readonly type: 'thread.completed'; readonly thread_id: string }
   | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
+  /** The person stopped the run (Stop, Ctrl-C): nothing failed and there is nothing to fix. */
+  | { readonly type: 'run.stopped'; readonly what: 'planning' | 'build' }
   | ModelEventBody
   | ReviewEventBody
   | InstructionEventBody;

@@ -131,6 +131,15 @@ export class ApprovalMachine {
         return this.cancel();
       case 'turn_failed':
         return this.turnFailed();
+      case 'stopped':
+        if (this.s.state === 'executing') {
+          return this.moveTo('idle', {
+            ...INITIAL,
+            mode: this.s.mode,
+            refusedModelAttempts: this.s.refusedModelAttempts,
+          });
+        }
+        return this.turnFailed();
       default:
         return this.refuse(`unknown lifecycle event ${JSON.stringify((e as { type?: unknown }).type)}`);
     }

@@ -28,7 +28,9 @@ export type LifecycleEvent =
   | { readonly type: 'cancel' }
   | { readonly type: 'interview_pending'; readonly pending: boolean }
   /** A model request failed and ended the turn (connection refused, a 401, a timeout). */
-  | { readonly type: 'turn_failed' };
+  | { readonly type: 'turn_failed' }
+  /** The person stopped the run: a build ends (back to idle), a planning turn ends as a failed one would. */
+  | { readonly type: 'stopped' };
 
 export type LifecycleEffect =
   | { readonly type: 'state_changed'; readonly from: LifecycleState; readonly to: LifecycleState; readonly mode: Mode }

@@ -40,7 +40,11 @@ export type PlanTurnOutcome =
 export async function runPlanningTurn(
   core: SessionCore,
   input: string,
-  opts: { readonly recorded?: () => Promise<void> } = {},
+  opts: {
+    readonly recorded?: () => Promise<void>;
+    /** Checkpoints the thread after each complete tool batch (its results, the interview's answers). */
+    readonly afterBatch?: () => Promise<void>;
+  } = {},
 ): Promise<PlanTurnOutcome> {
   const turnId = core.newId('turn');
   core.bus.emit({ type: 'turn.started', turn_id: turnId });
@@ -60,7 +64,7 @@ export async function runPlanningTurn(
   const outcome = await planLoop(
     core,
     turnId,
-    () => runTurn(core.thread.messages, deps, { turnId }),
+    () => runTurn(core.thread.messages, deps, { turnId, ...(opts.afterBatch ? { afterBatch: opts.afterBatch } : {}) }),
     (directive) => runTurn(core.thread.messages, deps, { turnId, toolFreeDirective: directive }),
   );
   core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });

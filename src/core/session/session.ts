@@ -37,8 +37,10 @@ export interface SessionCheckpoint {
   readonly task?: string;
   /**
    * The person's message whose planning turn had started but not completed when this checkpoint
-   * was written (it is the thread's last message). A session restored from such a checkpoint was
-   * interrupted (a window reload, a crash): `reopen()` runs that turn again.
+   * was written. The thread ends with that message or with the last complete tool batch of its
+   * turn (every call answered, the interview's answers among them). A session restored from such a
+   * checkpoint was interrupted (a window reload, a crash): `reopen()` continues that turn from the
+   * thread as it was, sending only the interrupted request again.
    */
   readonly inFlight?: { readonly input: string };
 }
@@ -64,6 +66,8 @@ class PlanwiseSession implements Session {
   /** Restored mid-turn: the message whose turn `reopen()` runs again. */
   private interruptedInput: string | undefined;
   private autoDecided = false;
+  /** The person asked to stop the run now going: its end is a "Stopped", not an error. */
+  private stopRequested = false;
   /** Disposed (the window is closing): a run cut off now leaves its last checkpoint as it was. */
   private disposed = false;
   private readonly unfollow: () => void;
@@ -194,7 +198,7 @@ class PlanwiseSession implements Session {
     const interrupted = this.interruptedInput;
     if (interrupted !== undefined && !this.busy) {
       this.interruptedInput = undefined;
-      // The thread already ends with the message: its turn runs again from there.
+      // The thread ends with the message or the turn's last complete tool batch: the turn continues from there.
       return this.run(() => this.planningTurn(interrupted));
     }
     if (this.core.machine.state !== 'awaiting_approval' || this.core.planFile === undefined) return undefined;
@@ -202,7 +206,8 @@ class PlanwiseSession implements Session {
   }
 
   cancel(): void {
-    this.core.cancelRun(new Error('cancelled by the person'));
+    if (this.busy) this.stopRequested = true;
+    this.core.cancelRun(new Error('stopped by the person'));
   }
 
   dispose(): void {
@@ -220,6 +225,7 @@ class PlanwiseSession implements Session {
   /** Runs one flow with the busy flag held and errors turned into a stop; checkpoints afterwards. */
   private async run(flow: () => Promise<SessionStop>): Promise<SessionStop> {
     this.busy = true;
+    this.stopRequested = false;
     let stop: SessionStop;
     try {
       stop = await flow();
@@ -228,6 +234,7 @@ class PlanwiseSession implements Session {
       // The window is closing mid-turn: the checkpoint taken before the turn stays the last one,
       // so the next window brings the session back as interrupted rather than failed.
       if (this.disposed) return { kind: 'cancelled' };
+      if (this.stopRequested) return this.stoppedRun();
       this.bus.emit({ type: 'error', message, recoverable: true });
       // The turn is over: back to idle, or to the gate the revision came from (never "planning").
       // A non-interactive run keeps planning active, so `planwise resume <id> "…"` continues it.
@@ -244,6 +251,19 @@ class PlanwiseSession implements Session {
     }
     if (stop.kind === 'blocked') stop = await this.blockedHandoff(stop.reason);
     return stop;
+  }
+
+  /** The person's Stop ended the run: said as "Stopped", the lifecycle follows, and a checkpoint. */
+  private async stoppedRun(): Promise<SessionStop> {
+    this.stopRequested = false;
+    this.busy = false;
+    const what = this.core.machine.state === 'executing' ? 'build' : 'planning';
+    this.bus.emit({ type: 'run.stopped', what });
+    if (this.config.interactive !== false) this.core.lifecycle({ type: 'stopped' });
+    await this.checkpoint();
+    const backAtGate = this.core.machine.state === 'awaiting_approval' && this.core.planFile !== undefined;
+    if (backAtGate && this.config.interactive !== false) return this.run(() => this.gate());
+    return { kind: 'cancelled' };
   }
 
   private async blockedHandoff(reason: string): Promise<SessionStop> {
@@ -287,6 +307,8 @@ class PlanwiseSession implements Session {
   private async planningTurn(input: string): Promise<SessionStop> {
     const outcome = await runPlanningTurn(this.core, input, {
       recorded: () => this.archive?.flush() ?? Promise.resolve(),
+      // The thread as it stands after each tool batch, still in flight: a reload resumes from here.
+      afterBatch: () => (this.disposed ? Promise.resolve() : this.checkpoint({ input })),
     });
     if (outcome.kind === 'reply') return { kind: 'completed', summary: outcome.text };
     if (outcome.kind === 'blocked') return { kind: 'blocked', reason: outcome.reason };

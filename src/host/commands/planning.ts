@@ -17,6 +17,8 @@ const discardUi: DiscardUi = {
 };
 
 export async function startPlanning(s: HostServices, task?: unknown): Promise<void> {
+  // The second click of a double click on Stop lands here: it starts nothing.
+  if (s.controller.justStopped()) return;
   if (!(await confirmDiscard(discardUi, 'start', s.controller.atStake()))) return;
   let text = typeof task === 'string' ? task.trim() : '';
   if (text === '') {

@@ -84,6 +84,7 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
     async changeProvider() {
       await s.changeProvider();
     },
+    stop: () => s.controller.stop(),
     async trustWorkspace() {
       await s.trustWorkspace();
     },

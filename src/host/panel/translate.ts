@@ -181,19 +181,42 @@ export class EventTranslator {
         this.known.set(item.id, 'instructions');
         return [{ op: 'item.add', item }];
       }
+      case 'run.stopped': {
+        // The person's Stop: a neutral line with nothing to fix, and nothing is busy.
+        const id = noticeId(event.seq);
+        this.known.set(id, 'notice');
+        const text = event.what === 'build' ? 'Build stopped.' : 'Stopped.';
+        return [
+          ...this.endPlanStreams(),
+          { op: 'item.add', item: { id, kind: 'notice', level: 'info', text } },
+          ...this.setLifecycle({ busy: false }),
+        ];
+      }
+      case 'model.waiting':
+        return this.setLifecycle({ waitingSince: event.waiting ? event.at - event.silent_ms : undefined });
       case 'error': {
         // The run that failed has ended: one notice, inline, with what the person can do next.
         const id = noticeId(event.seq);
         this.known.set(id, 'notice');
         const item = { id, kind: 'notice', level: 'error', text: event.message, actions: ['retry', 'changeProvider'] };
-        return [{ op: 'item.add', item } as DeltaOp, ...this.setLifecycle({ busy: false })];
+        return [...this.endPlanStreams(), { op: 'item.add', item } as DeltaOp, ...this.setLifecycle({ busy: false })];
       }
     }
   }
 
-  private setLifecycle(patch: Partial<Lifecycle>): DeltaOp[] {
-    const next = { ...this.lifecycle, ...patch };
-    if (next.state === this.lifecycle.state && next.mode === this.lifecycle.mode && next.busy === this.lifecycle.busy) {
+  private setLifecycle(patch: { [K in keyof Lifecycle]?: Lifecycle[K] | undefined }): DeltaOp[] {
+    const merged = { ...this.lifecycle, ...patch };
+    // A run that is over waits for nothing.
+    const waitingSince = merged.busy ? merged.waitingSince : undefined;
+    const { waitingSince: _dropped, ...rest } = merged;
+    const next: Lifecycle = { ...rest, ...(waitingSince !== undefined ? { waitingSince } : {}) };
+    const prev = this.lifecycle;
+    if (
+      next.state === prev.state &&
+      next.mode === prev.mode &&
+      next.busy === prev.busy &&
+      next.waitingSince === prev.waitingSince
+    ) {
       return [];
     }
     this.lifecycle = next;
@@ -277,6 +300,17 @@ export class EventTranslator {
     const patch = patchOf(kind, item, completed, (p) => this.ctx.relativePath(p));
     if (Object.keys(patch).length > 0) ops.push({ op: 'item.patch', id, patch });
     if (completed && kind === 'plan') this.forgetTurnPlan(id);
+    return ops;
+  }
+
+  /** A run that ended (stopped, failed) leaves no plan streaming: what came is shown as it stands. */
+  private endPlanStreams(): DeltaOp[] {
+    const ops: DeltaOp[] = [...this.planOfTurn.values()].map((id) => ({
+      op: 'item.patch' as const,
+      id,
+      patch: { streaming: false },
+    }));
+    this.planOfTurn.clear();
     return ops;
   }
 

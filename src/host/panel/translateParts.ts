@@ -51,6 +51,7 @@ export function toBudget(b: BudgetSnapshot): Budget {
     },
     tokens: { input: whole(b.tokens.input), output: whole(b.tokens.output), cap: whole(b.tokens.cap) },
     contextPercent: Math.min(100, Math.max(0, Number.isFinite(b.contextPercent) ? b.contextPercent : 0)),
+    ...(b.contextWindow !== undefined && b.contextWindow > 0 ? { contextWindow: whole(b.contextWindow) } : {}),
   };
 }
 

@@ -38,7 +38,11 @@ export interface ControllerDeps {
   readonly onRunError?: (message: string) => void;
 }
 
+/** How long after a Stop a Start Planning is ignored (the second click of a double click). */
+export const STOP_SETTLE_MS = 1500;
+
 export class SessionController {
+  private stoppedAt = Number.NEGATIVE_INFINITY;
   private session: Session | undefined;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<unknown> | undefined;
@@ -232,8 +236,17 @@ export class SessionController {
   }
 
   /** Stops the running turn (the Stop button, "Planwise: Stop"). */
-  stop(): void {
+  stop(now = Date.now()): void {
+    if (this.running) this.stoppedAt = now;
     this.session?.cancel();
+  }
+
+  /**
+   * A Stop happened within `STOP_SETTLE_MS`: Start Planning takes Stop's place in the view's title
+   * bar, so a second click of a double click must not start a new plan.
+   */
+  justStopped(now = Date.now()): boolean {
+    return now - this.stoppedAt < STOP_SETTLE_MS;
   }
 
   /** Cancel Plan: at the gate it is the "cancel" decision; while planning it stops and cancels. */

@@ -7,9 +7,14 @@ import type { Budget, GrantMorePrompt, Tracker } from '../../protocol';
 /** The tracker's progress as the engine counted it (`tracker.updated`). */
 export type TrackerProgress = Pick<Tracker, 'counts' | 'percent'>;
 
-/** `2/3 ✓ 66%`: the engine's numbers, never recounted. */
+/**
+ * The tracker's progress in words, from the engine's counts (never recounted): "step 2 of 5"
+ * while a step is in progress, otherwise "1 of 5 steps done".
+ */
 export function trackerText(t: TrackerProgress): string {
-  return `${t.counts.done}/${t.counts.total} ✓ ${t.percent}%`;
+  const { done, inProgress, total } = t.counts;
+  if (inProgress > 0 && done < total) return `step ${done + 1} of ${total}`;
+  return `${done} of ${total} step${total === 1 ? '' : 's'} done`;
 }
 
 export type Severity = 'normal' | 'warning' | 'error';
@@ -40,8 +45,15 @@ export function compactNumber(n: number): string {
  * extension host (80 ms in a bare Node).
  */
 const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;
-const limit = (max: number, show: (n: number) => string = grouped) => (max > 0 ? show(max) : 'unlimited');
+/** Bytes as a person reads them: "6.2 KB", "96 KB", "1.5 MB" (a KB is 1,024 bytes, as the settings count). */
+const bytesText = (bytes: number) => {
+  if (bytes < 1024) return `${Math.round(bytes)} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+};
+/** "10 of 120", or "10" (no limit). */
+const ofLimit = (used: number, max: number, show: (n: number) => string = grouped) =>
+  max > 0 ? `${show(used)} of ${show(max)}` : `${show(used)} (no limit)`;
 
 /** Share of each limited budget used (limits of 0 mean unlimited and are left out). */
 export function budgetRatios(b: Budget): Record<string, number> {
@@ -67,37 +79,50 @@ export function severityOf(b: Budget | null, grantPending: boolean): Severity {
   return 'normal';
 }
 
-export function statusText(b: Budget | null): string {
-  if (!b) return '$(checklist) Planwise';
-  // Every figure says what it counts: "Planwise: 11/120 calls · ctx 4%" (a spend cap adds its tokens).
-  const calls = `${b.toolCalls.used}/${b.toolCalls.max > 0 ? b.toolCalls.max : '∞'} calls`;
+/** "12% of context", the engine's share. */
+const contextText = (b: Budget) => `${Math.round(b.contextPercent)}% of context`;
+
+/**
+ * The status bar's words: "Planwise: 10 of 120 tool calls · 4% of context" (a planning spend cap
+ * adds "· 32k of 200k tokens"); with a tracker, its progress instead of the calls: "Planwise:
+ * step 2 of 5 · 12% of context".
+ */
+export function statusText(b: Budget | null, tracker: TrackerProgress | null = null): string {
+  if (!b) return tracker ? `$(checklist) Planwise: ${trackerText(tracker)}` : '$(checklist) Planwise';
+  if (tracker) return `$(checklist) Planwise: ${trackerText(tracker)} · ${contextText(b)}`;
+  const calls =
+    b.toolCalls.max > 0 ? `${b.toolCalls.used} of ${b.toolCalls.max} tool calls` : `${b.toolCalls.used} tool calls`;
   const spent = b.tokens.input + b.tokens.output;
-  const spend = b.tokens.cap > 0 ? ` · ${compactNumber(spent)}/${compactNumber(b.tokens.cap)} tok` : '';
-  return `$(checklist) Planwise: ${calls} · ctx ${Math.round(b.contextPercent)}%${spend}`;
+  const spend = b.tokens.cap > 0 ? ` · ${compactNumber(spent)} of ${compactNumber(b.tokens.cap)} tokens` : '';
+  return `$(checklist) Planwise: ${calls} · ${contextText(b)}${spend}`;
 }
 
+/** The tooltip: one line per figure, in words. */
 export function statusTooltip(b: Budget | null, grant: GrantMorePrompt | null): string {
-  const lines: string[] = ['**Planwise budget**', ''];
+  const lines: string[] = ['**Planwise**', ''];
   if (!b) {
-    lines.push('No budget reported yet.');
+    lines.push('Nothing has been measured yet.');
   } else {
     const spent = b.tokens.input + b.tokens.output;
+    const window = b.contextWindow !== undefined ? ` of ${compactNumber(b.contextWindow)} tokens` : '';
     lines.push(
-      '| | used | limit |',
-      '|---|---:|---:|',
-      `| Tool calls | ${grouped(b.toolCalls.used)} | ${limit(b.toolCalls.max)} |`,
-      `| Loop iterations | ${grouped(b.loops.used)} | ${limit(b.loops.max)} |`,
-      `| Preview | ${kib(b.previewBytes.used)} | ${limit(b.previewBytes.max, kib)} |`,
-      `| Blocked calls | ${grouped(b.blockedCalls.total)} (${grouped(b.blockedCalls.consecutive)} in a row) | ${limit(b.blockedCalls.fuse)} |`,
-      `| Tokens in / out | ${grouped(b.tokens.input)} / ${grouped(b.tokens.output)} | |`,
-      `| Context | ${Math.round(b.contextPercent)}% | 100% |`,
-      `| Planning spend | ${grouped(spent)} | ${b.tokens.cap > 0 ? grouped(b.tokens.cap) : 'no cap'} |`,
+      `- Tool calls: ${ofLimit(b.toolCalls.used, b.toolCalls.max)}`,
+      `- Requests to the model this turn: ${ofLimit(b.loops.used, b.loops.max)}`,
+      `- Tool output read: ${ofLimit(b.previewBytes.used, b.previewBytes.max, bytesText)}`,
+      `- Tool calls refused: ${grouped(b.blockedCalls.total)} (${grouped(b.blockedCalls.consecutive)} in a row)` +
+        (b.blockedCalls.fuse > 0 ? `; the turn stops at ${grouped(b.blockedCalls.fuse)}` : ''),
+      `- Tokens: ${grouped(b.tokens.input)} in, ${grouped(b.tokens.output)} out`,
+      `- Context used: ${Math.round(b.contextPercent)}%${window}`,
+      b.tokens.cap > 0
+        ? `- Planning spend: ${grouped(spent)} of ${grouped(b.tokens.cap)} tokens`
+        : `- Planning spend: ${grouped(spent)} tokens (no cap)`,
     );
   }
   lines.push('');
   if (grant) {
-    const what = grant.kind === 'session_tool_calls' ? 'session tool-call' : 'tool-loop';
-    lines.push(`$(warning) The ${what} limit was reached (${grant.used}/${grant.max}). Click to grant more.`);
+    const what =
+      grant.kind === 'session_tool_calls' ? 'tool calls for this session' : 'requests to the model for this turn';
+    lines.push(`$(warning) Planwise used all its ${what} (${grant.used} of ${grant.max}). Click to allow more.`);
   } else {
     lines.push('Click to open the Planwise panel.');
   }
@@ -110,7 +135,7 @@ export function statusView(
   tracker: TrackerProgress | null = null,
 ): StatusView {
   const severity = severityOf(b, grant !== null);
-  const text = tracker ? `${statusText(b)} · ${trackerText(tracker)}` : statusText(b);
+  const text = statusText(b, tracker);
   const label = b
     ? `Planwise budget: ${b.toolCalls.used} of ${b.toolCalls.max > 0 ? b.toolCalls.max : 'unlimited'} tool calls, ` +
       `context ${Math.round(b.contextPercent)} percent, ${b.tokens.input + b.tokens.output} tokens spent` +
@@ -118,7 +143,7 @@ export function statusView(
       (grant ? '. A limit was reached: activate to grant more.' : '')
     : 'Planwise: no budget reported yet';
   const progress = tracker
-    ? `. Tracker: ${tracker.counts.done} of ${tracker.counts.total} steps done, ${tracker.percent} percent`
+    ? `. Plan: ${tracker.counts.done} of ${tracker.counts.total} steps done, ${tracker.percent} percent`
     : '';
   return {
     text,

@@ -302,7 +302,7 @@ export class TurnGuards {
   }
 
   /** The `budget.updated` payload; the host supplies how full the context window is. */
-  snapshot(contextPercent = 0): BudgetSnapshot {
+  snapshot(contextPercent = 0, contextWindow?: number): BudgetSnapshot {
     // Built directly rather than from `stats`: this runs twice per loop iteration.
     return {
       toolCalls: this.budget.toolCalls,
@@ -311,6 +311,7 @@ export class TurnGuards {
       blockedCalls: { consecutive: this.blocked.consecutive, total: this.blocked.total, fuse: this.blocked.fuse },
       tokens: { input: this.tokensIn, output: this.tokensOut, cap: this.cfg.planningTokenCap },
       contextPercent,
+      ...(contextWindow !== undefined && contextWindow > 0 ? { contextWindow } : {}),
     };
   }
 

@@ -14,6 +14,7 @@ import { setApiKey } from './setApiKey';
 import { retry } from './retry';
 import { changeProvider } from './changeProvider';
 import { trustWorkspace } from './trustWorkspace';
+import { stop } from './stop';
 import { revertBuild } from './revertBuild';
 import { setupClose } from './setupClose';
 import { setupEdit } from './setupEdit';
@@ -45,6 +46,7 @@ export const HANDLERS: HandlerTable = {
   retry,
   changeProvider,
   trustWorkspace,
+  stop,
   revertBuild,
   setupEdit,
   setupTest,

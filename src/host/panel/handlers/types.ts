@@ -40,6 +40,8 @@ export interface PanelActions {
   retry(noticeId: string): Promise<void>;
   /** Opens where the provider, base URL, model and key are set. */
   changeProvider(): Promise<void>;
+  /** Stops the running turn. */
+  stop(): void;
   /** Opens VS Code's Manage Workspace Trust. */
   trustWorkspace(): Promise<void>;
   /** Revert Build for a session: the whole build, or back to the checkpoint of step `toStep`. */
