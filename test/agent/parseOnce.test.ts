@@ -17,11 +17,52 @@ describe('a shell command is scanned once per tool call', function () {
       sse.textTurn(planResponse(samplePlan())),
     ]);
     try {
-      const before = scanCount.scans;
+      // The scans made for each call: from the end of the call before it to the end of its result.
+      let mark = scanCount.scans;
+      const perCall: number[] = [];
+      h.session.bus.on((e) => {
+        if (e.type !== 'item.completed' || e.item.kind !== 'tool_result') return;
+        perCall.push(scanCount.scans - mark);
+        mark = scanCount.scans;
+      });
       await h.session.start('add a greeting helper');
-      const calls = h.events.filter((e) => e.type === 'item.started' && e.item.kind === 'tool_call');
-      assert.equal(calls.length, commands.length);
-      assert.equal(scanCount.scans - before, commands.length);
+      assert.deepEqual(
+        perCall,
+        commands.map(() => 1),
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('while building: one scan for each run_command, admitted by the gate, allow-listed or asked', async () => {
+    const commands = ['ls -la', 'touch made.txt', 'echo hi > out.txt'];
+    const h = await startHarness(
+      [
+        sse.textTurn(planResponse(samplePlan('Make files', 'made.txt'))),
+        ...commands.map((command) => sse.toolTurn([{ name: 'run_command', args: { command } }])),
+        sse.textTurn('Done.'),
+      ],
+      {
+        approve: () => ({ decision: 'execute' }),
+        approveCommand: () => true,
+        config: { buildAllowList: ['touch'] },
+      },
+    );
+    try {
+      let mark = 0;
+      const perCall: number[] = [];
+      h.session.bus.on((e) => {
+        if (e.type === 'state.changed' && e.state === 'executing') mark = scanCount.scans;
+        if (e.type !== 'item.completed' || e.item.kind !== 'tool_result' || mark === 0) return;
+        perCall.push(scanCount.scans - mark);
+        mark = scanCount.scans;
+      });
+      await h.session.start('make files');
+      assert.deepEqual(
+        perCall,
+        commands.map(() => 1),
+      );
     } finally {
       await h.close();
     }

@@ -105,6 +105,37 @@ describe('the terminal transcript', () => {
     );
   });
 
+  it('a call the person or the policy refused from inside is printed as not run, with the reason', () => {
+    const text = transcript([
+      {
+        type: 'item.started',
+        turn_id: 't',
+        item: {
+          id: 'call-1',
+          kind: 'tool_call',
+          tool: { callId: '1', name: 'run_command', arguments: '{}', title: 'Ran `touch x`', subject: '`touch x`' },
+          verdict: { allowed: true, reason: 'asks' },
+        },
+      },
+      {
+        type: 'item.completed',
+        turn_id: 't',
+        item: {
+          id: 'result-1',
+          kind: 'tool_result',
+          result: {
+            callId: '1',
+            ok: false,
+            bytes: 9,
+            preview: 'blocked: the person did not allow it',
+            outcome: 'refused',
+          },
+        },
+      },
+    ]);
+    assert.equal(text, '  ✗ Not run: `touch x` — blocked: the person did not allow it\n');
+  });
+
   it('prints the whole tracker once per build, then only the steps that changed, with the progress', () => {
     const leaf = (path: string, description: string, status: 'pending' | 'in_progress' | 'completed') => ({
       path,

@@ -36,7 +36,7 @@ const ALLOWED = [
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
-  /^extension\/dist\/(extension|essentials|host|panel|engine|openai)\.js$/,
+  /^extension\/dist\/(extension|essentials|host|panel|engine|openai|mcp)\.js$/,
   /^extension\/dist\/package\.json$/,
   /^extension\/media\/[^/]+\.(png|svg|css)$/,
   /^extension\/media\/codicons\/[^/]+\.(css|ttf)$/,

@@ -433,7 +433,7 @@ describe('Planwise writes trackers VT Code reads (rules §4)', () => {
 });
 
 describe('planwise plans over the plans VT Code persisted', () => {
-  it('lists all five with the items and statuses VT Code reads', async () => {
+  it('lists all five as valid, titled, with the step counts, items and statuses VT Code reads', async () => {
     const root = mkdtempSync(join(tmpdir(), 'planwise-interop-'));
     try {
       mkdirSync(join(root, '.vtcode'), { recursive: true });
@@ -452,11 +452,20 @@ describe('planwise plans over the plans VT Code persisted', () => {
         cwd: root,
       });
       assert.equal(code, 0);
-      const listed = JSON.parse(out) as { stem: string; steps: number; tracker: Tracker | null }[];
+      const listed = JSON.parse(out) as {
+        stem: string;
+        valid: boolean;
+        title: string;
+        steps: number;
+        tracker: Tracker | null;
+      }[];
       const rows = expected('vtcode-persisted');
       assert.deepEqual(listed.map((p) => `${p.stem}.md`).sort(), rows.map((r) => r.file).sort());
       for (const row of rows) {
         const p = listed.find((l) => `${l.stem}.md` === row.file);
+        assert.equal(p?.valid, row['vtcode'] === 'valid', row.file);
+        assert.equal(p?.steps, Number(row['vtcode_steps']), row.file);
+        assert.ok(p?.title, `${row.file} has a title`);
         const vt = vtcodeRead(read(join(data, 'vtcode-persisted', row.file.replace(/\.md$/, '.tasks.md'))), 'sidecar');
         assert.deepEqual(nodesOf(p?.tracker?.items ?? []), vt.nodes, row.file);
         assert.deepEqual(vtcodeCounts(vt.nodes), countsOf(row));

@@ -225,6 +225,12 @@ export class TranscriptRenderer {
         const call = item.result ? this.openCalls.get(item.result.callId) : undefined;
         if (!call || !item.result) break;
         this.openCalls.delete(item.result.callId);
+        if (item.result.outcome === 'refused') {
+          // Refused inside the call (the person said no, or the build's policy): it did not run.
+          const reason = item.result.preview.split('\n').find((l) => l.trim() !== '') ?? 'refused';
+          this.line(toolCallLine({ ...call, verdict: { allowed: false, reason } }, this.style));
+          break;
+        }
         this.line(toolCallLine(call, this.style, item.result.ok));
         this.line(failedResultLine(item, this.style));
         break;

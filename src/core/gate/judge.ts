@@ -59,11 +59,12 @@ function withSafeModes(source: string, inserts: readonly { at: number; text: str
 export async function judgeCommand(command: string, ctx: GateContext): Promise<Judgement> {
   const judge = new Judge(ctx, command.charCodeAt(0) === 0xfeff ? command.slice(1) : command);
   const scanned = scanCommand(command);
-  if (!scanned.ok) return { command, verdict: scanned.verdict, work: judge.work };
+  if (!scanned.ok) return { command, verdict: scanned.verdict, scan: scanned, work: judge.work };
   // A refused command's shape comes from the scan; an allowed one's from its parse, below.
   const done = (verdict: Verdict): Judgement => ({
     command,
     verdict,
+    scan: scanned,
     shape: shapeOf(scanned.segments),
     work: judge.work,
   });

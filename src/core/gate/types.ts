@@ -1,6 +1,7 @@
 /** Shared shapes of the read-only gate (rules §1). */
 import type { WorkspaceReader } from '../ports';
 import type { ShapeSegment } from './shape';
+import type { ScanResult } from './scan';
 
 /** What the gate reads of the disk: real paths, existence and directory listings (for globs). */
 export type GateFs = Pick<WorkspaceReader, 'realpath' | 'stat' | 'readDir' | 'exists'>;
@@ -129,5 +130,7 @@ export interface Judgement {
   readonly parsed?: ParsedCommand;
   /** The command's shape for the guards, whenever it could be scanned (allowed or not). */
   readonly shape?: readonly ShapeSegment[];
+  /** The gate's one scan of the command, for a refused command (the build's allow-list reads its words). */
+  readonly scan?: ScanResult;
   readonly work: GateWork;
 }

@@ -203,7 +203,8 @@ export class PlanStore {
       const listing: PlanListing = {
         stem: plan.stem,
         file,
-        title: plan.summary.title,
+        // A plan VT Code saved may have no `# ` title; its tracker's is the next best name.
+        title: plan.summary.title || plan.tracker?.title || '',
         valid: plan.valid,
         steps: plan.summary.steps.length,
         revisions: plan.revisions,

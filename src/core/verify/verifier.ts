@@ -11,6 +11,7 @@
  * step path and the entry as written, and every change goes out to the listeners as the body of a
  * `verify.recorded` event; hosts and the session are views of that.
  */
+import { Emitter } from '../emitter';
 import type { CommandRunner } from '../ports';
 import type { VerifyEntry } from '../plan/types';
 import { EXEC_ENV, GATED_ENV } from '../tools/shellRun';
@@ -84,7 +85,7 @@ const keyOf = (planFile: string, step: string, entry: string) => `${planFile}\u0
 export class Verifier {
   private readonly records = new Map<string, VerifyRecord>();
   private readonly running = new Map<string, { abort: AbortController; done: Promise<VerifyRecord> }>();
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Emitter<VerifyRecord>();
   private readonly restored = new Map<string, Promise<number>>();
 
   constructor(private readonly options: VerifierOptions) {}
@@ -137,8 +138,8 @@ export class Verifier {
   }
 
   onRecorded(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const subscription = this.listeners.on(listener);
+    return () => subscription.dispose();
   }
 
   /**
@@ -283,13 +284,7 @@ export class Verifier {
   private record(r: VerifyRecord): VerifyRecord {
     this.records.set(keyOf(r.planFile, r.step, r.entry), r);
     if (r.status !== 'running') this.keep(r.planFile);
-    for (const l of [...this.listeners]) {
-      try {
-        l(r);
-      } catch {
-        // One failing view must not hide the result from the others.
-      }
-    }
+    this.listeners.fire(r);
     return r;
   }
 }

@@ -4,7 +4,7 @@
  * translator, reacts to why a run stopped, and exposes what the context keys and the status bar
  * need. It knows nothing of VS Code; the engine arrives through `EngineAccess`.
  */
-import type { ThreadEvent, ApprovalDecision, Session, SessionStop } from '../../core/index';
+import { Emitter, type ThreadEvent, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
 import type { DeltaOp, Flags, Mode, PanelNotice, ViewState } from '../../protocol';
 import { atStake, type AtStake } from '../../protocol/atStake';
 import { emptyViewState } from '../../protocol/emptyState';
@@ -48,7 +48,7 @@ export class SessionController {
   private running: Promise<unknown> | undefined;
   private startMode: Mode = 'plan';
   private counter = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Emitter<void>();
   private readonly standing = new Map<string, PanelNotice>();
   /** The person's last message and whether it started the session: what Retry sends again. */
   private lastInput: { text: string; started: boolean } | undefined;
@@ -87,8 +87,7 @@ export class SessionController {
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.on(listener);
   }
 
   /** Starts a new session on `task`. Refused while a turn runs; a run waiting for the person is abandoned. */
@@ -374,6 +373,6 @@ export class SessionController {
   }
 
   private changed(): void {
-    for (const l of [...this.listeners]) l();
+    this.listeners.fire();
   }
 }

@@ -9,7 +9,7 @@
  * command with characters that could hide what it does in the approval prompt, is refused outright.
  */
 import { judgeCommand, type GateContext, type Judgement } from '../../gate';
-import { scanCommand } from '../../gate/scan';
+import { scanCommand, type ScanResult } from '../../gate/scan';
 
 export interface BuildPolicyContext extends GateContext {
   /** Exact commands, or prefixes ending in ` *` (whole words follow) or `*` (the last word continues). */
@@ -38,11 +38,13 @@ const HARMLESS_TAIL = /^(?:\s+(?:[12]?>&[12]|&>\s?\/dev\/null|[12]?>\s?\/dev\/nu
  * redirection, a substitution or expansion, a glob or a `~`, or text over several lines. The
  * gate's harmless redirections (`2>&1`, `>/dev/null`) are not words.
  */
-export function splitSimpleCommand(command: string): Split {
+export function splitSimpleCommand(command: string, scan?: ScanResult): Split {
   const text = command.trim();
   if (text === '') return { problem: 'it is empty' };
   if (/[\r\n]/.test(text)) return { problem: 'it spans several lines' };
-  const scanned = scanCommand(text);
+  // The gate's scan of the command as given, when there is one: its offsets are into `command`.
+  const source = scan ? command : text;
+  const scanned = scan ?? scanCommand(text);
   if (!scanned.ok) return { problem: scanned.verdict.reason.replace(/^blocked: /, '') };
   const [first, ...rest] = scanned.segments;
   if (!first || first.words.length === 0) return { problem: 'it is empty' };
@@ -58,7 +60,7 @@ export function splitSimpleCommand(command: string): Split {
   }
   // After the last word only the gate's harmless redirections may follow: a stray operator or a
   // comment makes the text more than the one command the person would be allowing.
-  const tail = text.slice((first.words[first.words.length - 1] as { end: number }).end);
+  const tail = source.slice((first.words[first.words.length - 1] as { end: number }).end);
   if (!HARMLESS_TAIL.test(tail)) return { problem: `it goes on after the command with '${tail.trim()}'` };
   return { words: first.words.map((w) => w.value) };
 }
@@ -70,7 +72,21 @@ interface Pattern {
   readonly mode: 'exact' | 'words' | 'partial';
 }
 
-function parseEntry(raw: string): Pattern | { readonly entry: string; readonly problem: string } {
+type Entry = Pattern | { readonly entry: string; readonly problem: string };
+
+/** Entries as read, by their text: the same allow-list is read at every decision. */
+const entries = new Map<string, Entry>();
+
+function parseEntry(raw: string): Entry {
+  const known = entries.get(raw);
+  if (known) return known;
+  const parsed = readEntry(raw);
+  if (entries.size >= 512) entries.clear();
+  entries.set(raw, parsed);
+  return parsed;
+}
+
+function readEntry(raw: string): Entry {
   const entry = raw.trim();
   let body = entry;
   let mode: Pattern['mode'] = 'exact';
@@ -114,13 +130,13 @@ export function allowListProblems(entries: readonly string[]): { entry: string; 
 type AllowMatch = { readonly entry: string } | { readonly nearMiss: string; readonly problem: string } | undefined;
 
 /** The allow-list entry the command matches, or the entry it only starts like (and why that is not enough). */
-export function matchAllowList(command: string, entries: readonly string[]): AllowMatch {
-  const patterns = entries
+export function matchAllowList(command: string, list: readonly string[], scan?: ScanResult): AllowMatch {
+  const patterns = list
     .filter((e) => e.trim() !== '')
     .map(parseEntry)
     .filter((p): p is Pattern => !('problem' in p));
   if (patterns.length === 0) return undefined;
-  const split = splitSimpleCommand(command.trim());
+  const split = splitSimpleCommand(command, scan);
   if ('words' in split) {
     const hit = patterns.find((p) => matches(p, split.words));
     return hit ? { entry: hit.entry } : undefined;
@@ -184,7 +200,11 @@ export async function decideBuildCommand(
   if (gate.allowed && judgement.parsed) {
     return { run: true, why: gate.reason, via: 'read_only', runnable: judgement.parsed.runnable };
   }
-  const allow = matchAllowList(command, ctx.allowList ?? []);
+  const allow = matchAllowList(
+    command,
+    ctx.allowList ?? [],
+    judgement.command === command ? judgement.scan : undefined,
+  );
   if (allow && 'entry' in allow) {
     return { run: true, why: `allowed: matches your allow-list entry '${allow.entry}'`, via: 'allow_list' };
   }
