@@ -11,8 +11,10 @@ import { NodeWorkspaceReader } from '../../src/node/fsWorkspace';
  * reaches the guards with the gate's parse of its command (`shell`), never a scan of their own.
  */
 export const GUARD_ROOT = realpathSync(mkdtempSync(join(tmpdir(), 'planwise-guards-')));
-for (const f of ['README.md', 'src/a.ts', 'src/core/agent/x.ts', 'lib/x.ts', 'test/a.ts', 'docs/a.md', 'pkg/a/x.ts'])
-  (mkdirSync(dirname(join(GUARD_ROOT, f)), { recursive: true }), writeFileSync(join(GUARD_ROOT, f), 'x\n'));
+for (const f of ['README.md', 'src/a.ts', 'src/core/agent/x.ts', 'lib/x.ts', 'test/a.ts', 'docs/a.md', 'pkg/a/x.ts']) {
+  mkdirSync(dirname(join(GUARD_ROOT, f)), { recursive: true });
+  writeFileSync(join(GUARD_ROOT, f), 'x\n');
+}
 for (let i = 0; i < 40; i++) mkdirSync(join(GUARD_ROOT, `docs${i}`), { recursive: true });
 
 const shapes = new Map<string, readonly ShapeSegment[]>();

@@ -46,7 +46,8 @@ export function pathWord(word: string): string | undefined {
   if (w === '' || w === '.' || w.startsWith('../') || w.startsWith('~') || w.startsWith('-')) return undefined;
   if (/^\/|^[A-Za-z]:\//.test(w)) return undefined; // absolute: the caller relativises first
   const last = w.replace(/\/+$/, '').split('/').pop() ?? '';
-  const pathy = w.includes('/') || GLOB_CHARS.test(w) || FILE_NAME.test(last) || EXTENSIONLESS_FILES.has(last.toLowerCase());
+  const pathy =
+    w.includes('/') || GLOB_CHARS.test(w) || FILE_NAME.test(last) || EXTENSIONLESS_FILES.has(last.toLowerCase());
   if (!pathy) return undefined;
   // A dotted identifier (`this.state`, `foo.bar()`) is not a file: the extension must look like one.
   if (!w.includes('/') && !GLOB_CHARS.test(w) && /\(|\)/.test(w)) return undefined;
