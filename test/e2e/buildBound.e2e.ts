@@ -110,7 +110,7 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     assert.match(toolResults(build[1]).join('\n'), new RegExp(PERSON), 'the agent read the text the person sees');
     assert.match(toolResults(build[2]).join('\n'), /left unsaved/);
     // The transcript says so: the edit's result, opened in the panel.
-    const edit = (await panel.locator('.pw-tool-call')).filter({ hasText: 'edit_file' }).first();
+    const edit = (await panel.locator('.pw-tool-call')).filter({ hasText: 'Edited ' }).first();
     await edit.locator('.pw-tool-result .pw-summary').click();
     await panel.waitFor('.pw-tool-call', { text: /left unsaved/ });
     await panel.waitFor('.pw-item', { text: /Build done/ });

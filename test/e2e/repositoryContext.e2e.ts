@@ -73,7 +73,7 @@ describe('e2e: the repository context reaches the planner (installed VSIX)', fun
     model.assertDrained();
 
     // The panel: the instructions row names AGENTS.md with its size; the call's row names server and tool.
-    await panel.waitFor('.pw-instructions', { text: /AGENTS\.md \d+ B/ });
+    await panel.waitFor('.pw-instructions', { text: /AGENTS\.md (\d+ bytes|\d+\.\d KB)/ });
     const row = (await panel.locator('.pw-tool-call')).filter({ hasText: 'gloss › lookup' }).first();
     assert.match(await row.innerText(), /Called MCP gloss › lookup with \{"term":"gate"\}/);
     assert.equal(await row.getAttribute('data-outcome'), 'ok');

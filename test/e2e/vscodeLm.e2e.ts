@@ -177,7 +177,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Allow' }).click();
     await panel.waitFor('.pw-assistant', { text: 'Reading the helper first.' });
-    await panel.waitFor('.pw-tool-call', { text: 'read_file' });
+    await panel.waitFor('.pw-tool-call', { text: 'Read ' });
     // The thinking part is reasoning: its own item ("Thought", opened to read it), never answer text.
     const thought = await panel.waitFor('.pw-thinking', { text: 'Thought' });
     await thought.locator('.pw-disclosure').click();
@@ -233,7 +233,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     // (16 000): a prompt of some 2-3k tokens shows well above the 2% it is of Planwise's default window.
     assert.ok(counts().length > 0, 'Planwise never asked the model to count tokens');
     const status = await wb.statusBarText();
-    const ctx = /Planwise: 2 of \d+ tool calls · (\d+)% of context/.exec(status);
+    const ctx = /Planwise: [^|]*?(\d+)% of context/.exec(status);
     assert.ok(ctx, `status bar: ${status}`);
     assert.ok(Number(ctx[1]) >= 6, `the context share ${ctx[1]}% is not read against the model's 16 000-token window`);
 
@@ -291,7 +291,7 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     await wb.runCommand('Planwise: Stop');
     await panel.waitFor('.pw-state', { text: 'Idle', timeoutMs: 10_000 });
     const stopMs = Date.now() - stopped;
-    await panel.waitFor('.pw-notice', { text: 'The model request was cancelled.' });
+    await panel.waitFor('.pw-notice', { text: 'Stopped.' });
     await wb.screenshot('e2e-lm-06-stopped');
     console.log(`      Stop -> idle with the provider silent: ${stopMs} ms`);
     assert.ok(stopMs < 10_000, `Stop took ${stopMs} ms`);
@@ -315,6 +315,9 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
       await new Promise((r) => setTimeout(r, 200));
     }
     const mark = model.mark();
+    // Start Planning ignores itself for 1.5 s after a Stop (the second click of a double click on
+    // the title bar's Stop); the scenario before this one ended with a Stop.
+    await new Promise((r) => setTimeout(r, 1600));
     await startPlanning(wb, 'Say hello in French');
     const notice = await panel.waitFor('.pw-notice.pw-level-error', { text: /gone-model/ });
     assert.equal(
