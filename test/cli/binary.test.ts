@@ -9,10 +9,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { NO_RETRIES, modelArgs, pendingPlanOf, sessionIdOf, useCliScene } from './cliHarness';
+import { NO_RETRIES, buildOneFileCli, modelArgs, pendingPlanOf, sessionIdOf, useCliScene } from './cliHarness';
 
 interface Child {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -55,20 +54,7 @@ describe('the built planwise binary', function () {
 
   before(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'planwise-cli-bundle-'));
-    cli = join(outDir, 'cli.cjs');
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    await build({
-      entryPoints: ['src/cli/index.ts'],
-      outfile: cli,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      banner: { js: '#!/usr/bin/env node' },
-      define: { PLANWISE_VERSION: JSON.stringify(pkg.version) },
-      logLevel: 'silent',
-    });
+    cli = await buildOneFileCli(outDir);
   });
   after(() => rmSync(outDir, { recursive: true, force: true }));
 

@@ -5,6 +5,8 @@
  * workspaces and removes them after it.
  */
 import { PassThrough, Writable } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import { ScriptedServer, type Script, type ScriptedServerOptions } from '../support/scriptedServer';
@@ -120,4 +122,24 @@ export function useCliScene(): CliScene {
     return { server, ws, args: ['--workspace', ws.root, ...modelArgs(server.baseURL)] };
   };
   return { serve, workspace, setup };
+}
+
+/** Bundles the whole CLI into one file, `<dir>/cli.cjs` (as the shipped CLI, every command inside), and returns its path. */
+export async function buildOneFileCli(dir: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const cli = join(dir, 'cli.cjs');
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+  await build({
+    entryPoints: ['src/cli/index.ts'],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    banner: { js: '#!/usr/bin/env node' },
+    define: { PLANWISE_VERSION: JSON.stringify(pkg.version) },
+    logLevel: 'silent',
+  });
+  return cli;
 }

@@ -4,13 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { sse, type RecordedRequest, type ScriptedServer } from '../support/scriptedServer';
 import { planResponse, samplePlan } from '../support/sessionHarness';
-import { NO_RETRIES, modelArgs, useCliScene } from './cliHarness';
+import { NO_RETRIES, buildOneFileCli, modelArgs, useCliScene } from './cliHarness';
 
 const questions = {
   name: 'request_user_input',
@@ -76,18 +75,7 @@ describe('the interview on a terminal (pseudo-terminal)', function () {
 
   before(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'planwise-cli-tty-'));
-    cli = join(outDir, 'cli.cjs');
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    await build({
-      entryPoints: ['src/cli/index.ts'],
-      outfile: cli,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      define: { PLANWISE_VERSION: JSON.stringify(pkg.version) },
-      logLevel: 'silent',
-    });
+    cli = await buildOneFileCli(outDir);
   });
   afterEach(() => {
     for (const t of open.splice(0)) t.proc.kill('SIGKILL');
