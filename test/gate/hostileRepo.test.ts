@@ -121,8 +121,12 @@ class Fixture {
   }
 
   /** Marks every file of the index stale, so the next refresh rewrites the index. */
+  private staled = 0;
+
+  /** Gives `file` a new past mtime, so the index (refreshed by an earlier run) is stale again. */
   staleIndex(dir: string, file: string): void {
-    utimesSync(join(dir, file), new Date(2001, 0, 1), new Date(2001, 0, 1));
+    const when = new Date(2001, 0, 1, 0, 0, ++this.staled);
+    utimesSync(join(dir, file), when, when);
   }
 
   tool(): ToolContext {
