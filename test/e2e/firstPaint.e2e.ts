@@ -285,7 +285,7 @@ describe('e2e: first paint without the engine, and the time to the first request
     for (let i = 0; i < WARM_RUNS; i++) {
       const cancelled = async () => (await panel.locator('.pw-notice')).filter({ hasText: /Plan cancelled/ }).count();
       const before = await cancelled();
-      await wb.runCommand('Planwise: Cancel Plan');
+      await wb.runCommand('Planwise: Cancel Plan', { timeoutMs: 60_000 });
       // A waiting plan is discarded only on the person's word.
       const ask = wb.page.locator(DIALOG, { hasText: 'Cancel the plan waiting for your approval?' });
       await ask.getByRole('button', { name: 'Cancel the plan', exact: true }).click();

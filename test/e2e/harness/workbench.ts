@@ -123,19 +123,21 @@ export async function openWorkbench(
           await page.waitForTimeout(100);
         }
       };
+      // What each attempt saw, for the error when none finds the command.
+      const attempts: string[] = [];
       for (;;) {
         if (await open()) {
           await box.fill(`>${title}`).catch(() => undefined);
           const found = await rowOrFiltered();
-          if (
-            found &&
-            (await row.click({ timeout: left(3000) }).then(
-              () => true,
-              () => false,
-            ))
-          )
-            break;
-        }
+          const clicked = found
+            ? await row.click({ timeout: left(3000) }).then(
+                () => 'clicked',
+                (e: unknown) => `row seen, click failed (${String(e).split('\n')[0]})`,
+              )
+            : 'row not offered';
+          if (clicked === 'clicked') break;
+          attempts.push(clicked);
+        } else attempts.push('palette did not open');
         if (Date.now() >= deadline) {
           const shown = await page
             .locator(`${SELECTORS.quickInputRow} ${SELECTORS.quickInputRowLabel}`)
@@ -143,11 +145,14 @@ export async function openWorkbench(
             .catch(() => []);
           await page.keyboard.press('Escape');
           throw new Error(
-            `The command palette has no command "${title}" (it showed: ${shown.slice(0, 8).join('; ') || 'nothing'}). ` +
-              'Pass the label exactly as the palette shows it, "Category: Title".',
+            `The command palette has no command "${title}" (it showed: ${shown.slice(0, 8).join('; ') || 'nothing'}; ` +
+              `attempts: ${attempts.join('; ')}). Pass the label exactly as the palette shows it, "Category: Title".`,
           );
         }
-        await box.fill('>').catch(() => undefined);
+        // A command whose when-clause became true while the palette was open is offered only by a
+        // palette opened after it: close it and open a new one.
+        await page.keyboard.press('Escape');
+        await box.waitFor({ state: 'hidden', timeout: left(2000) }).catch(() => undefined);
       }
       // The palette closes (or is reused by the command's own input box, which replaces the rows).
       await row.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
