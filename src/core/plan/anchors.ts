@@ -205,12 +205,16 @@ function normalised(text: string): string {
  * item or assumption keeps its thread when its text is found again, else pairs with the item now
  * at its position (changed), else vanishes.
  */
-export function createReanchorer(before: string, after: string): (anchor: PlanAnchor) => Reanchored {
+export function createReanchorer(
+  before: string,
+  after: string,
+  parse: (text: string) => ReturnType<typeof validatePlan> = validatePlan,
+): (anchor: PlanAnchor) => Reanchored {
   const oldElements = planElements(before);
   const newElements = planElements(after);
   const pairs = matchSteps(
-    validatePlan(blankTrackerBlock(before)).summary.steps,
-    validatePlan(blankTrackerBlock(after)).summary.steps,
+    parse(blankTrackerBlock(before)).summary.steps,
+    parse(blankTrackerBlock(after)).summary.steps,
   ).pairs;
   const listMatches = new Map<ElementKind, Map<number, number>>();
   for (const kind of ['test', 'assumption'] as const) {

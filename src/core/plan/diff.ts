@@ -73,10 +73,15 @@ export function stepTextWithoutNumber(step: ParsedStep): string {
  * Compares two plan revisions. Steps are paired by `matchSteps`. Paired steps whose text differs
  * are `changed`; unpaired ones are `removed` or `added`. Renumbering alone is not a change.
  */
-export function diffPlans(before: string, after: string, names: { before?: string; after?: string } = {}): PlanDiff {
+export function diffPlans(
+  before: string,
+  after: string,
+  names: { before?: string; after?: string } = {},
+  parse: (text: string) => ReturnType<typeof validatePlan> = validatePlan,
+): PlanDiff {
   const a = stripTrackerBlock(before);
   const b = stripTrackerBlock(after);
-  const { pairs, added, removed } = matchSteps(validatePlan(a).summary.steps, validatePlan(b).summary.steps);
+  const { pairs, added, removed } = matchSteps(parse(a).summary.steps, parse(b).summary.steps);
   const changed = pairs
     .filter((p) => stepTextWithoutNumber(p.before) !== stepTextWithoutNumber(p.after))
     .sort((x, y) => x.after.index - y.after.index);

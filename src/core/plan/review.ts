@@ -37,6 +37,7 @@ import {
   type PlanAnchor,
   type PlanElement,
 } from './anchors';
+import type { validatePlan } from './validator';
 
 export const REVIEW_FORMAT_VERSION = 1;
 
@@ -62,7 +63,15 @@ const threadSchema = z.object({
   anchor: anchorSchema,
   text: z.string(),
   status: z.enum(['open', 'resolved']),
-  outdated: z.object({ text: z.string(), revision: z.number().int().nonnegative(), vanished: z.boolean() }).optional(),
+  outdated: z
+    .object({
+      text: z.string(),
+      revision: z.number().int().nonnegative(),
+      /** The revision where the element changed or vanished (absent in files written before it was kept). */
+      since: z.number().int().nonnegative().optional(),
+      vanished: z.boolean(),
+    })
+    .optional(),
   comments: z.array(commentSchema).min(1),
   sentIn: z.array(z.number().int().nonnegative()),
 });
@@ -229,8 +238,9 @@ export function reanchorReview(
   before: string,
   after: string,
   revision: number,
+  parse?: (text: string) => ReturnType<typeof validatePlan>,
 ): { review: ReviewFile; outdated: string[]; reanchored: string[] } {
-  const carry = createReanchorer(before, after);
+  const carry = createReanchorer(before, after, parse);
   const outdated: string[] = [];
   const reanchored: string[] = [];
   const threads = review.threads.map((t): ReviewThread => {
@@ -242,7 +252,8 @@ export function reanchorReview(
     }
     if (!t.outdated) outdated.push(t.id);
     else reanchored.push(t.id);
-    const keep = t.outdated ?? { text: t.text, revision: review.revision, vanished: false };
+    // The text the thread was written on, and the revision whose change made it outdated.
+    const keep = t.outdated ?? { text: t.text, revision: review.revision, since: revision, vanished: false };
     return {
       ...t,
       anchor,
@@ -269,7 +280,12 @@ export interface ReviewThreadInfo {
   readonly range: { readonly start: number; readonly end: number };
   /** The element's text now ('' when it vanished). */
   readonly text: string;
-  readonly outdated?: { readonly text: string; readonly revision: number; readonly vanished: boolean };
+  readonly outdated?: {
+    readonly text: string;
+    readonly revision: number;
+    readonly since?: number;
+    readonly vanished: boolean;
+  };
   readonly comments: readonly ReviewComment[];
   /** The planner answered the thread's last comment. */
   readonly answered: boolean;

@@ -27,12 +27,15 @@ import {
 } from './review';
 import { revisionRequest, type RevisionRequest } from './reviewRequest';
 import type { PlanStore } from './store';
+import type { validatePlan } from './validator';
 
 export interface ReviewBookDeps {
   readonly reader: WorkspaceReader;
   readonly writer: WorkspaceWriter;
   readonly store: PlanStore;
   readonly now: () => number;
+  /** The one parse of a plan text (the workspace's); default: the validator. */
+  readonly parse?: (text: string) => ReturnType<typeof validatePlan>;
   /** Receives every change (the session puts them on its bus). */
   readonly emit?: (event: ReviewEventBody) => void;
 }
@@ -163,7 +166,7 @@ export class ReviewBook {
     // such a file as the first revision before saving over it.
     const base = review.revision > 0 ? review.revision : 1;
     const before = await this.deps.store.readRevision(loaded.stem, base);
-    const carried = reanchorReview(review, before, loaded.raw, loaded.revisions);
+    const carried = reanchorReview(review, before, loaded.raw, loaded.revisions, this.deps.parse);
     review = carried.review;
     await saveReview(this.deps.writer, loaded.file, review);
     const open = openThreads(review).length;

@@ -47,6 +47,8 @@ export interface PlanStoreOptions {
   plansDir?: string;
   now: () => number;
   random?: () => number;
+  /** The one parse of a plan text (the workspace's, which parses each text once); default: the validator. */
+  parse?: (text: string) => ReturnType<typeof validatePlan>;
 }
 
 /** Who wrote a revision: `person` for a hand edit the store recorded (`recordEdit`). */
@@ -113,6 +115,7 @@ function normalise(markdown: string): string {
 export class PlanStore {
   readonly plansDir: string;
   private readonly random: () => number;
+  private readonly parse: (text: string) => ReturnType<typeof validatePlan>;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -122,6 +125,7 @@ export class PlanStore {
   ) {
     this.plansDir = join(opts.root, opts.plansDir ?? DEFAULT_PLANS_DIR);
     this.random = opts.random ?? Math.random;
+    this.parse = opts.parse ?? validatePlan;
   }
 
   /** Absolute path of the global tracker mirror. */
@@ -136,7 +140,7 @@ export class PlanStore {
   save(markdown: string, opts: { stem?: string; name?: string } = {}): Promise<SaveResult> {
     return this.serial(async () => {
       const text = normalise(markdown);
-      const v = validatePlan(text);
+      const v = this.parse(text);
       const known = opts.stem ?? (opts.name !== undefined ? stemFromName(opts.name) : undefined);
       if (!v.valid) {
         await this.keepRejected(known ?? NEW_PLAN_DRAFT, text);
@@ -167,7 +171,7 @@ export class PlanStore {
       throw new Error(`no plan "${stemOrFile}": ${paths.plan} does not exist (run 'planwise plans' to list plans)`);
     }
     const markdown = stripTrackerBlock(raw);
-    const v = validatePlan(markdown);
+    const v = this.parse(markdown);
     const plan: LoadedPlan = {
       stem: paths.stem,
       file: paths.plan,
@@ -272,7 +276,7 @@ export class PlanStore {
       const numbers = await this.revisionNumbers(paths);
       const latest = numbers[numbers.length - 1] ?? 0;
       const base = { file: paths.plan, stem: paths.stem };
-      const v = validatePlan(raw);
+      const v = this.parse(raw);
       if (!v.valid) return { kind: 'invalid', ...base, revision: latest, errors: v.errors };
       const text = normalise(raw);
       const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;

@@ -29,11 +29,15 @@ export type { PlanError, PlanSummary, PlanWarning, ParsedStep } from './types';
 /** The canonical step form shown in every repair request. */
 export const CANONICAL_STEP_FORM = '1. Action -> files: [path/to/file.ts] -> verify: [npm test]';
 
+/** How many plan texts have been validated in this process: the test that a plan is parsed once per revision reads it. */
+export const validationCount = { runs: 0 };
+
 /**
  * Validates plan markdown (the text inside `<proposed_plan>`, or a plan file). An embedded tracker
  * block is ignored. Never throws.
  */
 export function validatePlan(markdown: string): { valid: boolean; errors: PlanError[]; summary: PlanSummary } {
+  validationCount.runs++;
   const split = splitSections(blankTrackerBlock(markdown));
   const errors: PlanError[] = [];
   const present = new Set(split.sections.map((s) => s.name));

@@ -12,6 +12,7 @@ import type { ApprovalDecision, Approver, Interviewer } from '../lifecycle/ports
 import type { Verifier } from '../verify/verifier';
 import type { AwaitingCheck } from './trackerView';
 import type { ReviewBook } from '../plan/reviewBook';
+import type { PlanWorkspace } from '../plan/workspace';
 import type { HandEditOutcome } from './handEdit';
 import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
@@ -47,6 +48,12 @@ export interface SessionDeps {
    * session makes one over `runner`.
    */
   readonly verifier?: Verifier;
+  /**
+   * The workspace's plans: their parses, store, review threads and trackers, one owner per
+   * workspace root. A host hands in its one instance so every surface follows the same plans;
+   * otherwise the session makes one of its own.
+   */
+  readonly plans?: PlanWorkspace;
   /** Receives one line per notable engine event for the host's log; never secrets. */
   readonly log?: (line: string) => void;
   /**

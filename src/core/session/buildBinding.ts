@@ -9,7 +9,6 @@ import { BuildLedger } from '../build/ledger';
 import { buildReport, renderReport, type BuildOutcome, type ExecutionReport } from '../build/report';
 import { scopeOfPlan } from '../build/scope';
 import type { BufferWriter } from '../build/ports';
-import { validatePlan } from '../plan/validator';
 import { verifyEntryOf } from '../plan/verification';
 import type { TrackerHandle } from '../tools/session/context';
 import type { SessionCore } from './core';
@@ -20,7 +19,7 @@ export function openBuild(core: SessionCore, planMarkdown: string | undefined): 
     session: core.id,
     root: core.root,
     mode: core.config.buildScope ?? 'ask',
-    ...(planMarkdown !== undefined ? { scope: scopeOfPlan(validatePlan(planMarkdown).summary) } : {}),
+    ...(planMarkdown !== undefined ? { scope: scopeOfPlan(core.plans.parse(planMarkdown).summary) } : {}),
     ...(core.planFile !== undefined ? { planFile: core.planFile } : {}),
     ...(core.deps.checkpoints ? { store: core.deps.checkpoints(core.id) } : {}),
     now: () => core.deps.clock.now(),
@@ -39,8 +38,8 @@ export function openBuild(core: SessionCore, planMarkdown: string | undefined): 
 }
 
 /** A mid-execution replan: the new revision's scope holds from now on. */
-export function rescope(guard: BuildGuard, planMarkdown: string, planFile: string): void {
-  guard.ledger.setScope(scopeOfPlan(validatePlan(planMarkdown).summary), planFile);
+export function rescope(core: SessionCore, guard: BuildGuard, planMarkdown: string, planFile: string): void {
+  guard.ledger.setScope(scopeOfPlan(core.plans.parse(planMarkdown).summary), planFile);
 }
 
 /** Starts the ledger's step when the agent starts one, and checkpoints every step that completed. */

@@ -202,7 +202,7 @@ async function* runBuildTurns(
       const opened = await openTracker(core, saved.stem, r.final.plan);
       yield { type: 'plan_adopted', stem: saved.stem, file: saved.file };
       yield* opened.effects;
-      rescope(guard, r.final.plan, saved.file);
+      rescope(core, guard, r.final.plan, saved.file);
       emitTracker(core, opened.tracker);
       yield { type: 'lifecycle', event: { type: 'plan_ready', planFile: saved.file }, turnId };
       // Outside an approved run the gate opens again ("proposed during execution").

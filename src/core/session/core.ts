@@ -12,8 +12,9 @@ import { InstructionSet } from '../agent/instructions';
 import { McpToolbox } from '../mcp/toolbox';
 import type { EventBus } from '../events/bus';
 import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
-import { PlanStore } from '../plan/store';
-import { ReviewBook, plannerReplies } from '../plan/reviewBook';
+import type { PlanStore } from '../plan/store';
+import { PlanWorkspace } from '../plan/workspace';
+import { plannerReplies, type ReviewBook } from '../plan/reviewBook';
 import { DEFAULT_PLANS_DIR } from '../plan/storeLayout';
 import { Spool } from '../spool';
 import type { ToolContext } from '../tools';
@@ -39,6 +40,10 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 export class SessionCore {
   readonly guards: TurnGuards;
+  /** The workspace's plans: every plan read, parsed, tracked and reviewed goes through it. */
+  readonly plans: PlanWorkspace;
+  /** True when the session made its own (no host handed one in): it disposes it with itself. */
+  readonly ownsPlans: boolean;
   readonly store: PlanStore;
   /** The plan's review threads (`<stem>.review.json`); its changes go on the bus. */
   readonly review: ReviewBook;
@@ -90,18 +95,6 @@ export class SessionCore {
     if (root === undefined) throw new Error('Planwise needs an open workspace folder');
     this.root = root;
     this.plansDir = config.plansDir ?? DEFAULT_PLANS_DIR;
-    this.store = new PlanStore(deps.reader, deps.writer, {
-      root,
-      plansDir: this.plansDir,
-      now: () => deps.clock.now(),
-    });
-    this.review = new ReviewBook({
-      reader: deps.reader,
-      writer: deps.writer,
-      store: this.store,
-      now: () => deps.clock.now(),
-      emit: (e) => this.bus.emit(e),
-    });
     this.verifier =
       deps.verifier ??
       new Verifier({
@@ -116,6 +109,20 @@ export class SessionCore {
         ...(config.verifyTimeoutMs !== undefined ? { timeoutMs: config.verifyTimeoutMs } : {}),
         policy: () => this.commandPolicy(),
       });
+    this.ownsPlans = deps.plans === undefined;
+    this.plans =
+      deps.plans ??
+      new PlanWorkspace({
+        reader: deps.reader,
+        writer: deps.writer,
+        root,
+        plansDir: this.plansDir,
+        now: () => deps.clock.now(),
+        verifier: this.verifier,
+        ...(deps.log ? { log: deps.log } : {}),
+      });
+    this.store = this.plans.store;
+    this.review = this.plans.review;
     this.guards = new TurnGuards(config.budgets ?? {}, 'plan', { workspaceRoot: root });
     this.mcp = new McpToolbox({
       ...(deps.mcp ? { client: deps.mcp } : {}),

@@ -49,7 +49,7 @@ export async function gateRequest(core: SessionCore): Promise<PlanApprovalReques
   let cardChanges: GateCardChanges | undefined;
   if (plan.revisions >= 2) {
     const before = await core.store.readRevision(plan.stem, plan.revisions - 1);
-    const d = diffPlans(before, plan.markdown);
+    const d = diffPlans(before, plan.markdown, {}, (text) => core.plans.parse(text));
     const stepChanges = { added: d.added.length, removed: d.removed.length, changed: d.changed.length };
     changes = { diff: d.unified, stepChanges };
     cardChanges = { ...stepChanges, summary: describeChanges(stepChanges, d.unified !== '') };

@@ -7,7 +7,6 @@
  */
 import type { PlanError } from '../plan/types';
 import { planViewOf } from '../plan/planCard';
-import { validatePlan } from '../plan/validator';
 import type { SessionCore } from './core';
 import { gateRequest } from './gateCard';
 import { emitTracker, openTracker } from './planningTurn';
@@ -42,7 +41,7 @@ export async function acceptHandEdit(core: SessionCore, planFile: string): Promi
           markdown: plan.markdown,
           valid: true,
           revision: r.revision,
-          view: planViewOf(validatePlan(plan.markdown).summary),
+          view: planViewOf(core.plans.parse(plan.markdown).summary),
         },
       },
     });

@@ -7,7 +7,6 @@
 import { CONDENSE_DIRECTIVE, synthesisDirective } from '../agent/prompt';
 import { runTurn, type TurnResult } from '../agent/turn';
 import { trackerFromPlan, type Tracker } from '../plan/tracker';
-import { validatePlan } from '../plan/validator';
 import { planViewOf } from '../plan/planCard';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionCore } from './core';
@@ -168,18 +167,13 @@ export async function openTracker(
   stem: string,
   markdown: string,
 ): Promise<{ tracker: Tracker; effects: SessionEffect[] }> {
-  const fresh = trackerFromPlan(validatePlan(markdown).summary);
-  const loaded = await core.store.load(stem);
+  const fresh = trackerFromPlan(core.plans.parse(markdown).summary);
+  const loaded = await core.plans.plan(stem);
   // The plan's kept verify results (a reload, a resumed session) before the tracker is announced.
   await core.verifier.restore(loaded.file);
   const tracker = loaded.tracker ?? fresh;
-  if (!loaded.tracker) await core.store.saveTracker(stem, tracker);
-  const handle = createTrackerHandle({
-    initial: tracker,
-    persist: async (t) => {
-      await core.store.saveTracker(stem, t);
-      emitTracker(core, t);
-    },
-  });
+  if (!loaded.tracker) await core.plans.saveTracker(loaded.file, tracker);
+  // The workspace owns the tracker: the session announces every change of it (`followPlans`).
+  const handle = core.plans.trackerHandle(loaded.file);
   return { tracker, effects: [{ type: 'tracker_opened', handle }] };
 }

@@ -19,6 +19,7 @@ import { announceGate, gateRequest } from './gateCard';
 import { emitTracker, runPlanningTurn } from './planningTurn';
 import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
+import { followPlans } from './planFollow';
 
 export interface RestoredState {
   readonly id: string;
@@ -72,6 +73,7 @@ class PlanwiseSession implements Session {
   private disposed = false;
   private readonly unfollow: () => void;
   private readonly unfollowReview: () => void;
+  private readonly unfollowPlans: () => void;
 
   constructor(
     readonly id: string,
@@ -86,6 +88,7 @@ class PlanwiseSession implements Session {
       this.archive.attach(this.bus);
     }
     this.unfollow = followVerifier(this.core);
+    this.unfollowPlans = followPlans(this.core);
     this.unfollowReview = followReviewAtGate(this.core);
     if (restored) {
       const c = restored.checkpoint;
@@ -214,6 +217,7 @@ class PlanwiseSession implements Session {
     this.disposed = true;
     this.unfollow();
     this.unfollowReview();
+    this.unfollowPlans();
     void this.core.mcp.close().catch((err: unknown) => this.deps.log?.(`mcp: ${String(err)}`));
   }
 

@@ -36,7 +36,7 @@ export function threadView(t: ReviewThreadInfo): ThreadView {
   const outdated = t.outdated
     ? t.outdated.vanished
       ? ' · outdated: the element was removed'
-      : ` · outdated since revision ${t.outdated.revision}`
+      : ` · outdated since revision ${t.outdated.since ?? t.outdated.revision}`
     : '';
   const comments: CommentView[] = t.comments.map((c, i) => {
     const was =
