@@ -134,7 +134,9 @@ export function resolveModelSettings(
 }
 
 /** Session archives live beside the plans, one `<id>.jsonl` each. */
-export const SESSIONS_DIR = '.vtcode/sessions';
+import { SESSIONS_DIR } from './builds';
+
+export { SESSIONS_DIR };
 
 /** Everything one `plan` or `resume` run works with. */
 export interface CliRun {

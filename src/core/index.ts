@@ -36,6 +36,14 @@ export { diffPlans } from './plan/diff';
 export { stripTrackerBlock } from './plan/trackerBlock';
 export { DEFAULT_PLANS_DIR, isPlanFileName, planPaths, revisionOf } from './plan/storeLayout';
 export { PlanStore, type PlanListing } from './plan/store';
+export {
+  PlanWorkspace,
+  type ParsedPlan,
+  type PlanChange,
+  type PlanChangeReason,
+  type PlanVerdict,
+  type PlanWorkspaceOptions,
+} from './plan/workspace';
 export { STATUS_GLYPH, trackerCounts, trackerProgress, parseTrackerFile, type Tracker } from './plan/tracker';
 export { parseVerifyEntry, verifyEntryOf } from './plan/verification';
 export {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
+import { EXEC_ENV, PlanWorkspace, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';
@@ -156,12 +156,50 @@ export function composeHost(shared: SharedParts): Host {
       }),
   );
   store.addCallback(() => verifier.cancelAll());
+  // The workspace's plans, one owner for every surface and session: their parses, store, review
+  // threads and trackers. Built on first use, rebuilt when the folders or the plans folder change.
+  let planWorkspace: { key: string; plans: PlanWorkspace; subscriptions: { dispose(): void }[] } | undefined;
+  const plans = (): PlanWorkspace => {
+    const w = ws();
+    const plansDir = config.settings.plansDirectory;
+    const key = `${w.key}\0${plansDir}`;
+    if (planWorkspace?.key === key) return planWorkspace.plans;
+    disposePlans();
+    const made = new PlanWorkspace({
+      reader: w.reader,
+      writer: w.writer,
+      root: roots()[0]!,
+      plansDir,
+      now: Date.now,
+      verifier: verifier.get(),
+      log: (line) => log.warn(line),
+    });
+    planWorkspace = {
+      key,
+      plans: made,
+      subscriptions: [
+        made.onDidChange((c) => {
+          lensChanged.fire();
+          if (c.reason === 'revision' || c.reason === 'disk') void review.refresh(c.file);
+        }),
+        made.onReview((e) => review.onEvent(e)),
+      ],
+    };
+    return made;
+  };
+  const disposePlans = () => {
+    for (const s of planWorkspace?.subscriptions ?? []) s.dispose();
+    planWorkspace?.plans.dispose();
+    planWorkspace = undefined;
+  };
+  store.addCallback(disposePlans);
   const verify = new VerifyService({
     get verifier() {
       return verifier.get();
     },
     trust,
     read: (file) => ws().planFiles.read(file),
+    parse: (markdown) => plans().parse(markdown),
     trackerHolds: (file, step, text) => trackerHolds(hub.state.tracker, relativePath(file), step, text),
     approver,
   });
@@ -182,6 +220,7 @@ export function composeHost(shared: SharedParts): Host {
         searcher: createSearcher(w.reader, rgPath),
         runner,
         verifier: verifier.get(),
+        plans: plans(),
         clock: systemClock,
         interviewer,
         approver,
@@ -226,10 +265,12 @@ export function composeHost(shared: SharedParts): Host {
     log,
     onEvent: (e) => {
       if (e.type === 'model.retrying') countdown.attachNotice(noticeId(e.seq));
-      review.onEvent(e);
       // The gate announced again while it is open (the person's edit of the plan, a review change):
       // the panel and the native prompts show the new card.
-      if (e.type === 'plan.approval.requested') regate(pending, hub, e, relativePath);
+      if (e.type === 'plan.approval.requested') {
+        review.onEvent(e);
+        regate(pending, hub, e, relativePath);
+      }
     },
   });
   store.add(controller);
@@ -237,10 +278,7 @@ export function composeHost(shared: SharedParts): Host {
   const review = store.add(
     new ReviewComments({
       session: () => controller.current,
-      workspace: () =>
-        roots().length > 0
-          ? { reader: ws().reader, writer: ws().writer, root: roots()[0]!, plansDir: config.settings.plansDirectory }
-          : undefined,
+      plans: () => (roots().length > 0 ? plans() : undefined),
       isPlanFile: (p) => roots().length > 0 && ws().planFiles.isPlanFile(p),
       requestChanges: (note) => controller.decide('revise', note),
       changed: () => lensChanged.fire(),
@@ -255,6 +293,7 @@ export function composeHost(shared: SharedParts): Host {
     get planFiles() {
       return ws().planFiles;
     },
+    plans,
     verify,
     archive,
     checkpoints,
@@ -349,6 +388,14 @@ export function composeHost(shared: SharedParts): Host {
     get trusted() {
       return trust.trusted;
     },
+    parse: (markdown) => plans().parse(markdown),
+    trackerOf: async (file) =>
+      (
+        plans().peek(file) ??
+        (await plans()
+          .plan(file)
+          .catch(() => undefined))
+      )?.tracker,
     resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
     restoreResults: (file) => verifier.get().restore(file),
     gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),

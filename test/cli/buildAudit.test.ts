@@ -180,4 +180,65 @@ describe('planwise plan on a terminal: a scope request', () => {
     assert.match(r.stdout, /- src\/more\.ts \(create\): allowed by person \(rest of the build\)/);
     assert.equal(readFileSync(s.ws.path('src/more.ts'), 'utf8'), 'y\n');
   });
+
+  it('planwise plans names the last build; after revert --to-step 1 the tracker, the plan list and the tracker file say step 2 is pending', async () => {
+    const two = `# Greet and bye
+
+## Summary
+
+Add greet and bye modules.
+
+## Implementation Steps
+
+1. Add greet -> files: [src/greet.ts] -> verify: [grep -q hello src/greet.ts]
+2. Add bye -> files: [src/bye.ts] -> verify: [grep -q bye src/bye.ts]
+
+## Test Cases and Validation
+
+- tests: \`grep -q hello src/greet.ts\`
+
+## Assumptions and Defaults
+
+- English only
+`;
+    const s = await setup(
+      [
+        sse.textTurn(planResponse(two)),
+        sse.toolTurn([{ name: 'edit_file', args: { path: 'src/greet.ts', old_text: "'hi'", new_text: "'hello'" } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
+        sse.toolTurn([{ name: 'write_file', args: { path: 'src/bye.ts', content: "export const bye = 'bye';\n" } }]),
+        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 2, status: 'completed' } }]),
+        sse.textTurn('Both done.'),
+      ],
+      { 'src/greet.ts': "export const greeting = 'hi';\n" },
+    );
+    const r = await runCli(['plan', '--non-interactive', '--approve', 'execute', ...s.args, 'greet and bye'], {
+      env: NO_RETRIES,
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const id = sessionIdOf(r.stdout);
+    const listed = async () =>
+      JSON.parse((await runCli(['plans', '--json', '--workspace', s.ws.root])).stdout) as {
+        file: string;
+        progress: { percent: number; counts: { done: number } };
+        lastBuild: { session: string } | null;
+      }[];
+    const before = (await listed())[0]!;
+    assert.equal(before.progress.percent, 100);
+    assert.equal(before.lastBuild?.session, id, 'plans names the build revert takes');
+    const table = await runCli(['plans', '--workspace', s.ws.root]);
+    assert.match(table.stdout, new RegExp(`LAST BUILD[\\s\\S]*${id}`));
+
+    const revert = await runCli(['revert', '--workspace', s.ws.root, '--to-step', '1', id]);
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.match(revert.stdout, /The plan's tracker: 1\/2 done \(50%\)\./);
+    assert.equal(existsSync(s.ws.path('src/bye.ts')), false, 'step 2 undone on disk');
+    assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), "export const greeting = 'hello';\n");
+    const after = (await listed())[0]!;
+    assert.equal(after.progress.percent, 50);
+    assert.equal(after.progress.counts.done, 1);
+    const sidecar = readFileSync(after.file.replace(/\.md$/, '.tasks.md'), 'utf8');
+    assert.match(sidecar, /- \[x\] .*Add greet/);
+    assert.match(sidecar, /- \[ \] .*Add bye/);
+  });
 });

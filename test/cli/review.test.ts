@@ -52,7 +52,7 @@ describe('planwise review', () => {
     );
 
     const plans = await runCli(['plans', ...ws]);
-    assert.match(plans.stdout, /\s2 open\s+Add notes$/m);
+    assert.match(plans.stdout, /\s2 open\s+-\s+Add notes$/m);
 
     const revised = await runCli(['resume', id, '--approve', 'revise', ...s.args, 'keep it small'], {
       env: NO_RETRIES,

@@ -125,7 +125,7 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
     // The thread's title marks it outdated and its first comment quotes the text it was written on.
-    await wb.page.getByText('c1 · step 2 · outdated since revision 1').first().waitFor({ state: 'visible' });
+    await wb.page.getByText('c1 · step 2 · outdated since revision 2').first().waitFor({ state: 'visible' });
     await wb.page.getByText('Written on revision 1, where it read:').first().waitFor({ state: 'visible' });
     await wb.screenshot('review-02-answered');
 
@@ -160,11 +160,11 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     await waitForCodeLens(wb, /Request changes \(1 comment\)/, 60_000);
     await wb.runCommand('Comments: Expand All Comments');
 
-    // c1: open, outdated since revision 1 (its step changed twice), with the person's comment and both answers.
+    // c1: open, outdated since revision 2 (its step changed there and again in 3), with the person's comment and both answers.
     const c1 = wb.page.locator('.review-widget', { hasText: 'Still generated.' }).first();
     await c1.waitFor({ state: 'visible', timeout: 60_000 });
     const c1Text = await c1.innerText();
-    assert.match(c1Text, /c1 · step 2 · outdated since revision 1/);
+    assert.match(c1Text, /c1 · step 2 · outdated since revision 2/);
     assert.match(c1Text, /Generate the docs from greet\.js instead\./);
     assert.match(c1Text, /Step 2 now generates the docs from greet\.js\./);
     assert.match(c1Text, /Written on revision 1, where it read:/);

@@ -3,6 +3,7 @@
  * (`createEngineAccess`, `HostApprover`, one shared `Verifier`): every gate, decision and verify
  * result here goes through the code paths a person's clicks take.
  */
+import { validatePlan } from '../../src/core/index';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { planLenses } from '../../src/host/codelens/lenses';
@@ -70,8 +71,10 @@ describe('session controller on the engine the host builds', () => {
     assert.equal(h.hub.state.tracker?.items[0]?.entries[0]?.result?.status, 'passed');
     // The build gate's result is the lens's result too: one store, keyed by the entry as written.
     const planFile = h.controller.current!.planFile!;
+    const markdown = readFileSync(planFile, 'utf8');
     const titles = planLenses({
-      markdown: readFileSync(planFile, 'utf8'),
+      markdown,
+      verdict: validatePlan(markdown),
       trusted: true,
       now: Date.now(),
       resultOf: (step, entry) => h!.verifier.latest(planFile, step, entry),
@@ -145,6 +148,24 @@ describe('session controller on the engine the host builds', () => {
     assert.equal(t.items[0]!.awaitingCheck, false);
     assert.equal(t.items[0]!.entries[1]!.result?.status, 'checked');
     assert.equal(t.percent, 100);
+    // The report follows the sign-off: one card, now complete, and the report file says so too.
+    const cards = () => h!.hub.state.transcript.filter((i) => i.kind === 'build_report');
+    await until(() => cards().some((c) => c.kind === 'build_report' && c.counts.stepsDone === 2), 'the card to follow');
+    assert.equal(cards().length, 1, 'the card is replaced, not added');
+    const card = cards()[0]!;
+    assert.ok(card.kind === 'build_report');
+    assert.equal(card.counts.stepsDone, 2);
+    const report = readFileSync(planFile.replace(/\.md$/, '.report.md'), 'utf8');
+    assert.doesNotMatch(report, /awaiting the person's check/);
+
+    // A revert of step 2 reaches the session: the panel's tracker and the plan's file follow.
+    await h.plans.reverted(planFile, '1');
+    await until(() => h!.hub.state.tracker!.percent === 50, 'the tracker to follow the revert');
+    assert.deepEqual(
+      h.hub.state.tracker!.items.map((i) => i.status),
+      ['completed', 'pending'],
+    );
+    assert.match(readFileSync(planFile.replace(/\.md$/, '.tasks.md'), 'utf8'), /- \[ \] /);
   });
 
   it('resumes a session from its archive: the pending approval comes back and deciding it builds', async () => {

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Verifier } from '../../src/core/index';
+import { PlanWorkspace, Verifier } from '../../src/core/index';
 import { systemClock } from '../../src/node/clock';
 import { FileArchiveStore } from '../../src/node/fileArchiveStore';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -35,6 +35,7 @@ export interface EngineHost {
   readonly hub: PanelHub;
   readonly pending: PendingRequests;
   readonly verifier: Verifier;
+  readonly plans: PlanWorkspace;
   readonly verify: VerifyService;
   readonly server: ScriptedServer;
   readonly ws: TempWorkspace;
@@ -77,6 +78,14 @@ export async function startEngineHost(
     now: Date.now,
     policy: () => ({ ...policyFor(ws.root)(), allowList: setting().buildCommandAllowList }),
   });
+  // As the composition root does: one owner of the workspace's plans for every session and surface.
+  const plans = new PlanWorkspace({
+    reader: ws.reader,
+    writer: new NodeWorkspaceWriter(),
+    root: ws.root,
+    now: Date.now,
+    verifier,
+  });
   const approver = new HostApprover({ pending, surface, relativePath });
   const engine = createEngineAccess({
     deps: () => ({
@@ -85,6 +94,7 @@ export async function startEngineHost(
       searcher: createSearcher(ws.reader),
       runner: new NodeCommandRunner(),
       verifier,
+      plans,
       clock: systemClock,
       interviewer: new HostInterviewer(pending, surface),
       approver,
@@ -114,12 +124,19 @@ export async function startEngineHost(
       if (e.type === 'plan.approval.requested') regate(pending, hub, e, relativePath);
     },
   });
-  const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver });
+  const verify = new VerifyService({
+    verifier,
+    trust,
+    read: async (f) => readFileSync(f, 'utf8'),
+    parse: (markdown) => plans.parse(markdown),
+    approver,
+  });
   return {
     controller,
     hub,
     pending,
     verifier,
+    plans,
     verify,
     server,
     ws,
@@ -127,6 +144,7 @@ export async function startEngineHost(
     archiveDir,
     close: async () => {
       controller.dispose();
+      plans.dispose();
       verifier.cancelAll();
       await server.close();
       if (!opts.ws) ws.cleanup();

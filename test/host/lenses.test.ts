@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { VerifyRecord } from '../../src/core/index';
+import { validatePlan, type VerifyRecord } from '../../src/core/index';
 import { PlanStore } from '../../src/core/plan/store';
 import { trackerFromPlan } from '../../src/core/plan/tracker';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -15,6 +15,7 @@ const STEP_LINE = /^\s*(?:[-*]\s+)?(?:\*\*)?(?:step\s+)?\d+[.):]/i;
 function input(markdown: string, patch: Partial<LensInput> = {}): LensInput {
   return {
     markdown,
+    verdict: validatePlan(markdown),
     trusted: true,
     now: 1_000_000,
     resultOf: () => undefined,
@@ -97,7 +98,8 @@ describe('plan CodeLenses on real plan files', () => {
       '- three attempts',
     ].join('\r\n');
     const file = ws.write('.vtcode/plans/retry.md', markdown);
-    const lenses = planLenses(input(readFileSync(file, 'utf8')));
+    const text = readFileSync(file, 'utf8');
+    const lenses = planLenses(input(text, { verdict: validatePlan(text), stepStatus: () => 'in_progress' }));
     assert.deepEqual(
       lenses.map((l) => [l.line, l.title]),
       [
@@ -236,5 +238,39 @@ describe('plan files on disk', () => {
     assert.equal(files.resolveInWorkspace('/etc/passwd'), undefined);
     assert.equal(files.relative(ws.path('src/a.ts')), 'src/a.ts');
     assert.equal(files.relative('/elsewhere/x.ts'), '/elsewhere/x.ts');
+  });
+
+  it('offers Mark checked only once the build started the step: before, the check says it waits for the build', () => {
+    const withCheck = [
+      '# Greet',
+      '',
+      '## Summary',
+      '',
+      'Add a greeting.',
+      '',
+      '## Implementation Steps',
+      '',
+      '1. Add greet -> files: [src/greet.js] -> verify: [npm test, confirm the page shows the greeting]',
+      '',
+      '## Test Cases and Validation',
+      '',
+      '- tests: `npm test`',
+      '',
+      '## Assumptions and Defaults',
+      '',
+      '- English only',
+      '',
+    ].join('\n');
+    const titles = (patch: Partial<LensInput>) =>
+      planLenses(input(withCheck, { verdict: validatePlan(withCheck), ...patch }))
+        .filter((l) => l.title.includes('confirm the page shows the greeting'))
+        .map((l) => [l.title, l.action.kind]);
+    assert.deepEqual(titles({}), [['$(eye) Check after the build: confirm the page shows the greeting', 'none']]);
+    assert.deepEqual(titles({ stepStatus: () => 'pending' }), [
+      ['$(eye) Check after the build: confirm the page shows the greeting', 'none'],
+    ]);
+    assert.deepEqual(titles({ stepStatus: () => 'in_progress' }), [
+      ['$(eye) Mark checked: confirm the page shows the greeting', 'markChecked'],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 /** The editor's view of review threads and the plan's CodeLens row, from the engine's thread info alone. */
+import { validatePlan } from '../../src/core/index';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -55,7 +56,13 @@ describe('review threads in the editor', () => {
         ],
       }),
     );
-    assert.equal(v.label, 'c1 · step 2 · outdated since revision 1');
+    assert.equal(
+      v.label,
+      'c1 · step 2 · outdated since revision 1',
+      'a sidecar that does not say when: the revision written on',
+    );
+    const since = threadView(thread({ outdated: { text: 'x', revision: 1, since: 3, vanished: false } }));
+    assert.equal(since.label, 'c1 · step 2 · outdated since revision 3', 'the revision that changed it');
     assert.equal(
       v.comments[0]?.body,
       'Written on revision 1, where it read:\n\n> 2. Read the config by hand\n\nuse zod here',
@@ -82,6 +89,7 @@ describe('review threads in the editor', () => {
     const top = (openComments: number) =>
       planLenses({
         markdown,
+        verdict: validatePlan(markdown),
         trusted: true,
         now: 0,
         resultOf: () => undefined,

@@ -1,3 +1,4 @@
+import { validatePlan } from '../../src/core/index';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Verifier, type VerifyRecord } from '../../src/core/index';
@@ -60,7 +61,13 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
     // Run All Verify asks for each command that needs a yes: this person says yes to each.
     const asked: string[] = [];
     const approver = { approveCommand: async (command: string) => (asked.push(command), true) };
-    const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver });
+    const verify = new VerifyService({
+      verifier,
+      trust,
+      read: async (f) => readFileSync(f, 'utf8'),
+      parse: validatePlan,
+      approver,
+    });
     const records: VerifyRecord[] = [];
     verifier.onRecorded((r) => records.push(r));
     return { trust, verifier, verify, records, asked };
@@ -69,11 +76,13 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
   const lensTitles = (verifier: Verifier, plan: string, now: number) =>
     planLenses({
       markdown: PLAN,
+      verdict: validatePlan(PLAN),
       trusted: true,
       now,
       resultOf: (step, entry) => verifier.latest(plan, step, entry),
       gateOpen: false,
       revisions: 1,
+      stepStatus: () => 'in_progress',
     }).map((l) => l.title);
 
   it('runs a command in the workspace and records its exit code and output, shown on the lens', async () => {
@@ -115,6 +124,7 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
     assert.equal(verifier.isRunning(plan, '4', HUNG), true);
     const specs = planLenses({
       markdown: PLAN,
+      verdict: validatePlan(PLAN),
       trusted: true,
       now: clock,
       resultOf: (step, entry) => verifier.latest(plan, step, entry),
@@ -207,6 +217,7 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
       verifier,
       trust,
       read: async (f) => readFileSync(f, 'utf8'),
+      parse: validatePlan,
       trackerHolds: (file, step, text) => trackerHolds(tracker, file.slice(ws.root.length + 1), step, text),
       approver: NO_ONE,
     });

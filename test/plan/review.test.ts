@@ -150,7 +150,8 @@ describe('plan review: re-anchoring across a revision', () => {
     assert.deepEqual(byId.get('c1')?.anchor, { kind: 'step', index: 4 });
     assert.equal(byId.get('c1')?.range.start, lineOf(REV2, '4. Log retries'));
     assert.equal(byId.get('c1')?.outdated, undefined);
-    assert.deepEqual(byId.get('c2')?.outdated, { text: 'verify: [npm test]', revision: 1, vanished: false });
+    // Written on revision 1; revision 2 changed it.
+    assert.deepEqual(byId.get('c2')?.outdated, { text: 'verify: [npm test]', revision: 1, since: 2, vanished: false });
     assert.equal(byId.get('c2')?.text, 'verify: [npm test, npx tsc --noEmit]');
     assert.deepEqual(byId.get('c3')?.anchor, { kind: 'title' });
     assert.equal(byId.get('c3')?.range.start, 1);

@@ -133,6 +133,7 @@ describe('plan review in a session', () => {
     assert.deepEqual(sidecar.threads[0].outdated, {
       text: '2. Read the config by hand -> files: [src/config.ts] -> verify: [node -e "process.exit(0)"]',
       revision: 1,
+      since: 2,
       vanished: false,
     });
   });

@@ -59,9 +59,18 @@ const MARKS = ['["bare"]', '["cue"]', '["span"]', '["a,b"]', '["c,d"]', '["mixed
 const FILES = { 'README.md': '# demo\n', 'mark.js': MARK };
 const complete = (index: number) =>
   sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index, status: 'completed' } }]);
-/** The plan file's lenses, with no results yet. */
+/** The plan file's lenses, with no results yet, its steps started by a build. */
 const lensesOf = (markdown: string) =>
-  planLenses({ markdown, trusted: true, now: 0, resultOf: () => undefined, gateOpen: false, revisions: 1 });
+  planLenses({
+    markdown,
+    verdict: validatePlan(markdown),
+    trusted: true,
+    now: 0,
+    resultOf: () => undefined,
+    gateOpen: false,
+    revisions: 1,
+    stepStatus: () => 'in_progress',
+  });
 const marks = (root: string) =>
   existsSync(`${root}/marks.txt`) ? readFileSync(`${root}/marks.txt`, 'utf8').trim().split('\n') : [];
 
@@ -139,6 +148,7 @@ describe('the one verify model', () => {
         verifier,
         trust: new TrustState(true),
         read: async (f) => readFileSync(f, 'utf8'),
+        parse: validatePlan,
         approver: NO_ONE,
       });
       const actions = lensesOf(PLAN).flatMap((l) => (l.action.kind === 'runVerify' ? [l.action] : []));

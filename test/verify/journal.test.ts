@@ -14,6 +14,7 @@ import {
   journalFileOf,
   stepVerdict,
   type VerifyRecord,
+  validatePlan,
 } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -98,11 +99,14 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
     assert.equal(isAwaitingCheck('in_progress', verdict), true);
     const lenses = planLenses({
       markdown: PLAN,
+      verdict: validatePlan(PLAN),
       trusted: true,
       now: ran.at + 60_000,
       resultOf: (step, entry) => after.latest(planFile, step, entry),
       gateOpen: false,
       revisions: 1,
+      // The build started the step: its check is the person's to sign off.
+      stepStatus: () => 'in_progress',
     });
     const run = lenses.find((l) => l.action.kind === 'runVerify');
     assert.equal(run?.title, '▶ node -e "process.exit(0)"  ✓ passed 1 min ago');

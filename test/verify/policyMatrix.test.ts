@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Verifier, type CommandAnswer, type PlanApprovalRequest } from '../../src/core/index';
+import { Verifier, validatePlan, type CommandAnswer, type PlanApprovalRequest } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { HostApprover } from '../../src/host/prompts/hostApprover';
@@ -283,7 +283,13 @@ describe('rules §9: one command policy, every entry point (verify-policy matrix
         policy: () => ({ ...policyFor(ws.root, allowList, trusted)(), trusted: trust.trusted }),
       });
       const approver = new HostApprover({ pending: new PendingRequests(), surface, relativePath: (p) => p });
-      const verify = new VerifyService({ verifier, trust, read: async (f) => readFileSync(f, 'utf8'), approver });
+      const verify = new VerifyService({
+        verifier,
+        trust,
+        read: async (f) => readFileSync(f, 'utf8'),
+        parse: validatePlan,
+        approver,
+      });
       return { verify, verifier, command, questions, planFile: ws.path('.vtcode/plans/canary.md') };
     }
 
@@ -291,8 +297,10 @@ describe('rules §9: one command policy, every entry point (verify-policy matrix
       it(`lens and panel Run: ${kind}: the lens shows the whole command; the click is the yes`, async () => {
         const tag = `lens-${kind}`;
         const { verify, command, questions, planFile } = host(kind, 'no', tag);
+        const markdown = readFileSync(planFile, 'utf8');
         const lens = planLenses({
-          markdown: readFileSync(planFile, 'utf8'),
+          markdown,
+          verdict: validatePlan(markdown),
           trusted: true,
           now: Date.now(),
           resultOf: () => undefined,

@@ -4,25 +4,27 @@
  * review comments; `--json` adds each tracker's items. Reads only; never writes.
  */
 import * as path from 'node:path';
-import { PlanStore, countOpenThreads, type PlanListing } from '../../core/index';
+import { PlanWorkspace, countOpenThreads, type ParsedPlan } from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
+import { lastBuilds, type BuildRecord } from '../builds';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise plans [--workspace DIR] [--json]
 
 Lists the plans in DIR/.vtcode/plans, newest first, with their validity, number of steps, saved
-revisions, task-tracker progress and unresolved review comments (planwise review).
+revisions, task-tracker progress, unresolved review comments (planwise review) and the session id
+of the plan's last build (what planwise revert takes).
 
 Options:
   --workspace DIR  workspace root (default: the current directory)
   --json           print one JSON array of {stem, file, title, valid, steps, revisions, progress,
-                   tracker, openComments};
+                   tracker, openComments, lastBuild};
                    progress is {counts: {done, inProgress, pending, blocked, total}, percent}, as in
                    the tracker.updated event (counting items without sub-items), or null;
                    tracker is {title, items}, each item {description, status, files, outcome
                    (when it has one), verify, children}, as read from the plan's .tasks.md file
                    (else the tracker inside the plan), or null; openComments is a count (null:
-                   the review sidecar is unreadable)
+                   the review sidecar is unreadable); lastBuild is {session, at} or null
   -h, --help       show this help
 
 Exit status: 0, or 2 for a usage error or a workspace that does not exist.
@@ -33,7 +35,7 @@ function usageError(io: CliIO, message: string): number {
   return EXIT_USAGE;
 }
 
-function progress(p: PlanListing): string {
+function progress(p: ParsedPlan): string {
   if (!p.progress) return 'no tracker';
   const c = p.progress.counts;
   const extra = [c.inProgress ? `${c.inProgress} in progress` : '', c.blocked ? `${c.blocked} blocked` : '']
@@ -42,17 +44,27 @@ function progress(p: PlanListing): string {
   return `${c.done}/${c.total} done (${p.progress.percent}%)${extra ? `, ${extra}` : ''}`;
 }
 
-function table(plans: readonly PlanListing[], comments: readonly (number | undefined)[]): string {
+function titleOf(p: ParsedPlan): string {
+  // A plan VT Code saved may have no `# ` title; its tracker's is the next best name.
+  return p.verdict.summary.title || p.tracker?.title || '';
+}
+
+function table(
+  plans: readonly ParsedPlan[],
+  comments: readonly (number | undefined)[],
+  builds: ReadonlyMap<string, BuildRecord>,
+): string {
   const rows = plans.map((p, i) => [
     p.stem,
-    p.valid ? 'valid' : 'invalid',
-    String(p.steps),
+    p.verdict.valid ? 'valid' : 'invalid',
+    String(p.verdict.summary.steps.length),
     String(p.revisions),
     progress(p),
     comments[i] === undefined ? '?' : comments[i] === 0 ? '-' : `${comments[i]} open`,
-    p.title || '(untitled)',
+    builds.get(p.file)?.session ?? '-',
+    titleOf(p) || '(untitled)',
   ]);
-  const header = ['PLAN', 'STATUS', 'STEPS', 'REVISIONS', 'PROGRESS', 'COMMENTS', 'TITLE'];
+  const header = ['PLAN', 'STATUS', 'STEPS', 'REVISIONS', 'PROGRESS', 'COMMENTS', 'LAST BUILD', 'TITLE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (r: readonly string[]) =>
     r
@@ -85,28 +97,35 @@ export const plansCommand: CliCommand = async (args, io) => {
   } catch {
     return usageError(io, `workspace '${root}' is not an existing directory`);
   }
-  const store = new PlanStore(reader, new NodeWorkspaceWriter(), { root: reader.roots[0] as string, now: Date.now });
-  const plans = await store.list();
+  const owner = new PlanWorkspace({
+    reader,
+    writer: new NodeWorkspaceWriter(),
+    root: reader.roots[0] as string,
+    now: Date.now,
+  });
+  const plans = await owner.list();
   const comments = await Promise.all(plans.map((p) => countOpenThreads(reader, p.file)));
+  const builds = await lastBuilds(reader.roots[0] as string);
   if (json) {
     const out = plans.map((p, i) => ({
       stem: p.stem,
       file: p.file,
-      title: p.title,
-      valid: p.valid,
-      steps: p.steps,
+      title: titleOf(p),
+      valid: p.verdict.valid,
+      steps: p.verdict.summary.steps.length,
       revisions: p.revisions,
       progress: p.progress ?? null,
       tracker: p.tracker ? { title: p.tracker.title, items: p.tracker.items } : null,
       openComments: comments[i] ?? null,
+      lastBuild: builds.get(p.file) ?? null,
     }));
     io.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   }
   if (plans.length === 0) {
-    io.stdout.write(`No plans in ${store.plansDir}.\n`);
+    io.stdout.write(`No plans in ${owner.plansDir}.\n`);
     return 0;
   }
-  io.stdout.write(table(plans, comments));
+  io.stdout.write(table(plans, comments, builds));
   return 0;
 };

@@ -9,11 +9,12 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { afterRevert, parseManifest, planRevert, type RevertItem } from '../../core/index';
+import { PlanWorkspace, afterRevert, parseManifest, planRevert, type RevertItem } from '../../core/index';
+import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { checkSessionId } from '../../node/fileArchiveStore';
 import { FileCheckpointStore } from '../../node/fileCheckpointStore';
 import { applyRevertOnDisk, readOnDisk } from '../../node/revertFiles';
-import { SESSIONS_DIR } from '../compose';
+import { SESSIONS_DIR } from '../builds';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
 const USAGE = `Usage: planwise revert [--workspace DIR] [--to-step N] [--yes] <session-id>
@@ -75,7 +76,8 @@ export const revertCommand: CliCommand = async (args, io) => {
     return 0;
   }
   if ('error' in flags) return usageError(io, flags.error);
-  if (flags.id === undefined) return usageError(io, 'give the session id of the build to revert');
+  if (flags.id === undefined)
+    return usageError(io, "give the session id of the build to revert ('planwise plans' lists each plan's last build)");
   try {
     checkSessionId(flags.id);
   } catch (err) {
@@ -141,5 +143,22 @@ export const revertCommand: CliCommand = async (args, io) => {
     kept.length > 0 ? `kept your changes to ${kept.join(', ')}` : '',
   ].filter((p) => p !== '');
   io.stdout.write(`Reverted to ${target}: ${parts.join('; ')}.\n`);
+  // The plan's tracker follows the files: the steps the revert undid are pending again.
+  if (manifest.planFile !== undefined) {
+    const plans = new PlanWorkspace({
+      reader: new NodeWorkspaceReader([root]),
+      writer: new NodeWorkspaceWriter(),
+      root,
+      now: Date.now,
+    });
+    const after = await plans.reverted(manifest.planFile, flags.toStep).catch((err: unknown) => {
+      io.stderr.write(`planwise revert: the plan's tracker was not updated (${String(err)})\n`);
+      return undefined;
+    });
+    if (after?.progress) {
+      const p = after.progress;
+      io.stdout.write(`The plan's tracker: ${p.counts.done}/${p.counts.total} done (${p.percent}%).\n`);
+    }
+  }
   return 0;
 };

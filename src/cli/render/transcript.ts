@@ -140,6 +140,10 @@ export class TranscriptRenderer {
         this.line(this.style.dim(e.what === 'build' ? '■ Build stopped.' : '■ Stopped.'));
         break;
       case 'plan.execution.completed':
+        if (e.revises !== undefined) {
+          this.line(this.style.dim(`Report updated: ${e.report.summary} (${this.shown(e.report_file)})`));
+          break;
+        }
         // The closing audit, as written next to the plan.
         this.line('');
         for (const line of e.markdown.trimEnd().split('\n')) this.line(line);

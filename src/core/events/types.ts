@@ -274,6 +274,11 @@ export type ThreadEventBody =
       readonly session: string;
       /** Steps whose completion has a checkpoint ("Revert to step N"), in the order they completed. */
       readonly checkpoints: readonly string[];
+      /**
+       * The same build's report again, after a person's verify result (Mark checked, a run) changed
+       * it: the `seq` of the first report, whose card this one replaces.
+       */
+      readonly revises?: number;
     }
   | { readonly type: 'state.changed'; readonly state: LifecycleState; readonly mode: 'plan' | 'build' }
   | { readonly type: 'progress'; readonly message: string }

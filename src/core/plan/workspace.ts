@@ -67,9 +67,9 @@ export class PlanWorkspace {
   private trackerQueue: Promise<unknown> = Promise.resolve();
   private readonly detach: (() => void) | undefined;
 
-
   constructor(private readonly opts: PlanWorkspaceOptions) {
-    const report = (err: unknown) => opts.log?.(`a plan listener failed: ${err instanceof Error ? err.message : String(err)}`);
+    const report = (err: unknown) =>
+      opts.log?.(`a plan listener failed: ${err instanceof Error ? err.message : String(err)}`);
     this.changes = new Emitter<PlanChange>(opts.log ? report : undefined);
     this.reviews = new Emitter<ReviewEventBody>(opts.log ? report : undefined);
     this.store = new PlanStore(opts.reader, opts.writer, {
@@ -190,7 +190,10 @@ export class PlanWorkspace {
             await this.store.saveTracker(file, result.tracker);
           } catch (err) {
             const why = err instanceof Error ? err.message : String(err);
-            return { ok: false as const, error: `the checklist change could not be saved (${why}); it was not applied` };
+            return {
+              ok: false as const,
+              error: `the checklist change could not be saved (${why}); it was not applied`,
+            };
           }
           await this.refresh(file, 'tracker');
           return { ok: true as const, tracker: cloneTracker(result.tracker) };

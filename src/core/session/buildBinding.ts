@@ -67,6 +67,7 @@ export async function closeBuild(
   guard: BuildGuard,
   outcome: BuildOutcome,
   reason?: string,
+  revises?: number,
 ): Promise<ExecutionReport | undefined> {
   const planFile = core.planFile;
   const stem = core.planStem;
@@ -101,7 +102,7 @@ export async function closeBuild(
       'warning',
     );
   }
-  core.bus.emit({
+  const event = core.bus.emit({
     type: 'plan.execution.completed',
     plan_file: planFile,
     report_file: reportFile,
@@ -111,8 +112,20 @@ export async function closeBuild(
     markdown,
     session: core.id,
     checkpoints: [...new Set(ledger.snapshot.checkpoints.flatMap((c) => (c.step !== undefined ? [c.step] : [])))],
+    ...(revises !== undefined ? { revises } : {}),
   });
+  core.closedBuild = { guard, outcome, ...(reason !== undefined ? { reason } : {}), seq: revises ?? event.seq };
   return report;
+}
+
+/**
+ * A person's verify result after the build closed (Mark checked, a lens or panel run): the report
+ * is written again from the plan's tracker and results now, and its card replaced.
+ */
+export async function reauditBuild(core: SessionCore): Promise<void> {
+  const closed = core.closedBuild;
+  if (!closed || core.build) return;
+  await closeBuild(core, closed.guard, closed.outcome, closed.reason, closed.seq);
 }
 
 function relativeTo(root: string, file: string): string {

@@ -25,6 +25,7 @@ import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
 import { VerifyJournal } from '../verify/journal';
 import type { BuildGuard } from '../build/guard';
+import type { BuildOutcome } from '../build/report';
 import {
   BudgetState,
   PlanState,
@@ -176,6 +177,11 @@ export class SessionCore {
       else this.apply(step);
     }
   }
+
+  /** The last build's closing facts, kept so a later verify result can write its report again. */
+  closedBuild:
+    | { readonly guard: BuildGuard; readonly outcome: BuildOutcome; readonly reason?: string; readonly seq: number }
+    | undefined;
 
   get planStem(): string | undefined {
     return this.plan.stem;

@@ -11,6 +11,7 @@ import type { TrackerHandle } from '../tools/session/context';
 import type { SessionCore } from './core';
 import { openTracker } from './planningTurn';
 import { emitTracker, itemVerdict } from './trackerView';
+import { reauditBuild } from './buildBinding';
 
 /**
  * The session's live tracker; a resumed session (a reload) has none until its build runs again,
@@ -42,10 +43,17 @@ async function settle(core: SessionCore, r: VerifyRecord): Promise<void> {
         : undefined;
     if (status !== undefined && status !== item.status) {
       await tracker.apply({ action: 'update', index_path: r.step, status });
+      await reaudit(core, r);
       return; // the tracker's persist emitted it
     }
   }
   emitTracker(core, t);
+  await reaudit(core, r);
+}
+
+/** A finished result of a person's after the build closed: the report follows it. */
+async function reaudit(core: SessionCore, r: VerifyRecord): Promise<void> {
+  if (r.origin === 'person' && r.status !== 'running') await reauditBuild(core);
 }
 
 /** Subscribes the session to the verifier; returns the unsubscribe. */

@@ -5,8 +5,7 @@
  * verify", "Approve"/"Revise" while the plan waits for approval, and "Compare with previous
  * revision" once there is one. In Restricted Mode the lenses say why verify is off.
  */
-import type { VerifyRecord } from '../../core/index';
-import { validatePlan } from '../../core/index';
+import type { PlanVerdict, VerifyRecord } from '../../core/index';
 import { formatAgo } from '../../protocol/ago';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
 
@@ -14,6 +13,13 @@ export { formatAgo };
 
 export interface LensInput {
   readonly markdown: string;
+  /** The engine's parse of `markdown` (the workspace's one parse of this text). */
+  readonly verdict: Pick<PlanVerdict, 'summary'>;
+  /**
+   * A step's status in the plan's tracker (absent: the plan has no tracker, nothing was built). A
+   * check is offered for sign-off only once its step was started.
+   */
+  readonly stepStatus?: (step: string) => 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined;
   readonly trusted: boolean;
   readonly now: number;
   /** The engine's latest result of `entry` (as written) of step `step` ("2") of this plan. */
@@ -71,7 +77,7 @@ function titleLine(markdown: string): number {
 }
 
 export function planLenses(input: LensInput): LensSpec[] {
-  const { summary } = validatePlan(input.markdown);
+  const { summary } = input.verdict;
   const top = titleLine(input.markdown);
   const out: LensSpec[] = [];
   const entries = summary.steps.flatMap((s) => s.entries.map((entry) => ({ step: s, entry })));
@@ -112,15 +118,23 @@ export function planLenses(input: LensInput): LensSpec[] {
     const result = input.resultOf(path, entry.text);
     const key = { step: path, entry: entry.text };
     if (entry.kind === 'check') {
+      const status = input.stepStatus?.(path);
       out.push(
         result?.status === 'checked'
           ? { line, title: `$(pass) ${entry.text}  ${resultLabel(result, input.now)}`, action: { kind: 'none' } }
-          : {
-              line,
-              title: `$(eye) Mark checked: ${entry.text}`,
-              tooltip: `No command proves this: check it yourself, then mark it checked for step ${step.index}`,
-              action: { kind: 'markChecked', ...key },
-            },
+          : status === undefined || status === 'pending'
+            ? {
+                line,
+                title: `$(eye) Check after the build: ${entry.text}`,
+                tooltip: `No command proves this: once step ${step.index} is built, check it yourself and mark it checked`,
+                action: { kind: 'none' },
+              }
+            : {
+                line,
+                title: `$(eye) Mark checked: ${entry.text}`,
+                tooltip: `No command proves this: check it yourself, then mark it checked for step ${step.index}`,
+                action: { kind: 'markChecked', ...key },
+              },
       );
       continue;
     }

@@ -3,11 +3,16 @@
  * Code commands here. Registered only for the plans folder's pattern.
  */
 import * as vscode from 'vscode';
+import type { PlanVerdict, Tracker } from '../../core/index';
 import { COMMANDS } from '../ids';
 import { planLenses, type LensAction, type LensInput } from './lenses';
 
 export interface LensSource {
   readonly trusted: boolean;
+  /** The engine's one parse of a plan text. */
+  parse(markdown: string): Pick<PlanVerdict, 'summary'>;
+  /** The plan's tracker as the workspace holds it (absent: none, or the plan was never built). */
+  trackerOf?(planFile: string): Promise<Tracker | undefined>;
   resultOf(planFile: string): LensInput['resultOf'];
   /** Brings back the plan's kept verify results (after a reload) before its lenses are shown. */
   restoreResults?(planFile: string): Promise<unknown>;
@@ -45,8 +50,12 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
   const file = doc.uri.fsPath;
   if (doc.uri.scheme !== 'file' || !source.isPlanFile(file)) return [];
   await source.restoreResults?.(file);
+  const markdown = doc.getText();
+  const tracker = await source.trackerOf?.(file);
   const specs = planLenses({
-    markdown: doc.getText(),
+    markdown,
+    verdict: source.parse(markdown),
+    ...(tracker ? { stepStatus: (step: string) => trackerStatus(tracker, step) } : {}),
     trusted: source.trusted,
     now: Date.now(),
     resultOf: source.resultOf(file),
@@ -62,4 +71,17 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
       ...commandOf(s.action, file),
     });
   });
+}
+
+/** The status of item `path` ("2", "2.1") in a tracker. */
+function trackerStatus(t: Tracker, path: string): 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined {
+  let items = t.items;
+  let status: 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined;
+  for (const part of path.split('.')) {
+    const item = items[Number(part) - 1];
+    if (!item) return undefined;
+    status = item.status;
+    items = item.children;
+  }
+  return status;
 }

@@ -193,6 +193,8 @@ export async function revertBuild(s: HostServices, idArg?: unknown, stepArg?: un
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the revert');
     for (const doc of save) await doc.save();
     await store.writeManifest(JSON.stringify(afterRevert(manifest, chosen)));
+    // The plan's tracker follows: every surface shows the steps the revert undid as pending.
+    if (manifest.planFile !== undefined) await s.plans().reverted(manifest.planFile, target.toStep);
   } catch (err) {
     s.log.error(`revert of ${id} failed`, err);
     void vscode.window.showErrorMessage(`Planwise: Revert Build failed: ${describeError(err)}.`);

@@ -1,5 +1,5 @@
 /** What the lazily loaded commands work with; built once by the composition root. */
-import type { ArchiveStore, CheckpointStore } from '../../core/index';
+import type { ArchiveStore, CheckpointStore, PlanWorkspace } from '../../core/index';
 import type { Advice } from '../errors';
 import type { HostLog } from '../log';
 import type { NativePrompts } from '../prompts/native';
@@ -16,6 +16,8 @@ export interface HostServices {
   readonly pending: PendingRequests;
   readonly native: NativePrompts;
   readonly planFiles: PlanFiles;
+  /** The workspace's plans (the engine's one owner): a change there reaches every surface. */
+  plans(): PlanWorkspace;
   readonly verify: VerifyService;
   /** Review threads on plan files (the comment widget's commands). */
   readonly review: ReviewComments;

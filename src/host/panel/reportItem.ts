@@ -28,7 +28,8 @@ export function toReportItem(
     outOfScope: f.outOfScope === true,
   });
   return {
-    id: reportItemId(event.seq),
+    // A report written again after the build replaces the first report's card.
+    id: reportItemId(event.revises ?? event.seq),
     kind: 'build_report',
     sessionId: event.session,
     title: r.title,

@@ -8,14 +8,7 @@
  * become diagnostics on its lines.
  */
 import * as vscode from 'vscode';
-import {
-  PlanStore,
-  ReviewBook,
-  type ReviewResult,
-  type Session,
-  type WorkspaceReader,
-  type WorkspaceWriter,
-} from '../../core/index';
+import type { PlanWorkspace, ReviewBook, ReviewResult, Session } from '../../core/index';
 import { DisposableStore } from '../disposables';
 import type { HostLog } from '../log';
 import { threadView, type ThreadView } from './threadView';
@@ -23,11 +16,10 @@ import { threadView, type ThreadView } from './threadView';
 export const REVIEW_CONTROLLER_ID = 'planwise-review';
 
 export interface ReviewCommentsDeps {
-  /** The session now, if any: its review puts every change on its bus (and in its archive). */
+  /** The session now, if any: a saved plan file is its hand edit while it awaits approval. */
   readonly session: () => Session | undefined;
-  /** Workspace ports for a review without a session. */
-  readonly workspace: () =>
-    { reader: WorkspaceReader; writer: WorkspaceWriter; root: string; plansDir: string } | undefined;
+  /** The workspace's plans: their review book is the one every host and session writes through. */
+  readonly plans: () => PlanWorkspace | undefined;
   readonly isPlanFile: (path: string) => boolean;
   /** Sends the revision request (the session at the gate decides 'revise'); false when no plan awaits approval. */
   readonly requestChanges: (note?: string) => Promise<boolean>;
@@ -43,7 +35,6 @@ export class ReviewComments implements vscode.Disposable {
   private readonly controller: vscode.CommentController;
   private readonly threads = new Map<string, Map<string, PlanThread>>();
   private readonly diagnostics: vscode.DiagnosticCollection;
-  private fallback: { key: string; book: ReviewBook } | undefined;
 
   constructor(private readonly deps: ReviewCommentsDeps) {
     this.controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, 'Planwise plan review');
@@ -131,16 +122,9 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   private book(): ReviewBook {
-    const session = this.deps.session();
-    if (session) return session.review;
-    const w = this.deps.workspace();
-    if (!w) throw new Error('no workspace folder is open');
-    const key = `${w.root}\0${w.plansDir}`;
-    if (this.fallback?.key !== key) {
-      const store = new PlanStore(w.reader, w.writer, { root: w.root, plansDir: w.plansDir, now: Date.now });
-      this.fallback = { key, book: new ReviewBook({ reader: w.reader, writer: w.writer, store, now: Date.now }) };
-    }
-    return this.fallback.book;
+    const plans = this.deps.plans();
+    if (!plans) throw new Error('no workspace folder is open');
+    return plans.review;
   }
 
   private async refreshDocument(doc: vscode.TextDocument): Promise<void> {

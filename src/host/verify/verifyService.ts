@@ -9,7 +9,7 @@
  * verifier's; this file keeps none.
  */
 import type { Approver, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
-import { validatePlan, verifyEntryOf } from '../../core/index';
+import { verifyEntryOf, type PlanVerdict } from '../../core/index';
 import type { Tracker, TrackerNode } from '../../protocol';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
@@ -18,6 +18,8 @@ export interface VerifyDeps {
   readonly trust: TrustState;
   /** The plan file's text (the editor's or the disk's). */
   readonly read: (planFile: string) => Promise<string>;
+  /** The engine's one parse of a plan text. */
+  readonly parse: (markdown: string) => Pick<PlanVerdict, 'summary'>;
   /**
    * Whether the session's tracker (as the engine announced it) holds this entry on this item: a
    * sub-item the build agent added has entries the plan text does not.
@@ -58,7 +60,7 @@ export class VerifyService {
 
   /** The parsed entry `text` of item `step` ("2", "2.1"), when the plan holds it. */
   async entryOf(planFile: string, step: string, text: string): Promise<VerifyEntry> {
-    const steps = validatePlan(await this.deps.read(planFile)).summary.steps;
+    const steps = this.deps.parse(await this.deps.read(planFile)).summary.steps;
     const top = steps[Number(step.split('.')[0]) - 1];
     const entry = top?.entries.find((e) => e.text === text);
     if (entry) return entry;
@@ -93,7 +95,7 @@ export class VerifyService {
     let failed = 0;
     let manual = 0;
     let notRun = 0;
-    const steps = validatePlan(await this.deps.read(planFile)).summary.steps;
+    const steps = this.deps.parse(await this.deps.read(planFile)).summary.steps;
     for (const step of steps) {
       for (const entry of step.entries) {
         if (entry.kind === 'check') {
