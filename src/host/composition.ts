@@ -48,7 +48,7 @@ import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner } from './trust';
-import { VerifyService, trackerHolds } from './verify/verifyService';
+import { VerifyService } from './verify/verifyService';
 import { LazyVerifier } from './verify/lazyVerifier';
 import { ReviewComments } from './review/reviewComments';
 import { SetupService, setupNeeded } from './setup/setupService';
@@ -200,7 +200,12 @@ export function composeHost(shared: SharedParts): Host {
     trust,
     read: (file) => ws().planFiles.read(file),
     parse: (markdown) => plans().parse(markdown),
-    trackerHolds: (file, step, text) => trackerHolds(hub.state.tracker, relativePath(file), step, text),
+    trackerOf: async (file) =>
+      (
+        await plans()
+          .plan(file)
+          .catch(() => undefined)
+      )?.tracker,
     approver,
   });
 
@@ -342,7 +347,8 @@ export function composeHost(shared: SharedParts): Host {
     statusBar.update(state, controller.current !== undefined);
     const inputs = controller.contextInputs();
     contextKeys.apply(contextKeyValues({ ...inputs, hasPlan: inputs.hasPlan || plansOnDisk }));
-    const gate = state.gate?.planFile ?? '';
+    const current = controller.current;
+    const gate = current?.state === 'awaiting_approval' ? (current.planFile ?? '') : '';
     if (gate !== lastGate) {
       lastGate = gate;
       lensChanged.fire();
@@ -398,7 +404,7 @@ export function composeHost(shared: SharedParts): Host {
       )?.tracker,
     resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
     restoreResults: (file) => verifier.get().restore(file),
-    gateOpenFor: (file) => hub.state.gate !== null && hub.state.gate.planFile === relativePath(file),
+    gateOpenFor: (file) => controller.current?.state === 'awaiting_approval' && controller.current.planFile === file,
     revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
     openComments: (file) => review.openCount(file),

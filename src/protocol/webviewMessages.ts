@@ -75,6 +75,8 @@ export const OpenFileMessageSchema = z.object({
   line: z.number().int().positive().optional(),
 });
 const verifyEntryRef = {
+  /** The plan the entry belongs to, workspace-relative as the panel shows it (the tracker's or the plan card's file). */
+  planFile: z.string().min(1).max(4096).optional(),
   itemPath: z.string().regex(/^[1-9][0-9]*(\.[1-9][0-9]*)*$/),
   /** The verify entry as written in the plan (the engine parsed it; the host looks it up). */
   entry: z.string().min(1).max(4096),

@@ -71,11 +71,15 @@ describe('panel message routing', () => {
     [{ type: 'enterPlanningResponse', requestId: 'e-1', accept: true }, ['answerEnterPlanning', 'e-1', true]],
     [{ type: 'grantMore', requestId: 'g-1', grant: false }, ['answerGrantMore', 'g-1', false]],
     [{ type: 'openFile', path: 'src/a.ts', line: 12 }, ['openFile', 'src/a.ts', 12]],
-    [{ type: 'runVerify', itemPath: '2.1', entry: 'npm test' }, ['runVerify', '2.1', 'npm test']],
-    [{ type: 'cancelVerify', itemPath: '2', entry: 'npm test' }, ['cancelVerify', '2', 'npm test']],
+    [
+      { type: 'runVerify', planFile: '.vtcode/plans/p.md', itemPath: '2.1', entry: 'npm test' },
+      ['runVerify', '2.1', 'npm test', '.vtcode/plans/p.md'],
+    ],
+    [{ type: 'runVerify', itemPath: '2.1', entry: 'npm test' }, ['runVerify', '2.1', 'npm test', undefined]],
+    [{ type: 'cancelVerify', itemPath: '2', entry: 'npm test' }, ['cancelVerify', '2', 'npm test', undefined]],
     [
       { type: 'markChecked', itemPath: '3', entry: 'confirm the panel shows the plan' },
-      ['markChecked', '3', 'confirm the panel shows the plan'],
+      ['markChecked', '3', 'confirm the panel shows the plan', undefined],
     ],
     [{ type: 'compareRevisions' }, ['compareRevisions']],
     [{ type: 'resume', sessionId: 'sabc' }, ['resume', 'sabc']],

@@ -1,7 +1,6 @@
-import { validatePlan } from '../../src/core/index';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Verifier, type VerifyRecord } from '../../src/core/index';
+import { Verifier, validatePlan, type Tracker, type VerifyRecord } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { planLenses } from '../../src/host/codelens/lenses';
 import { TrustGatedRunner, TrustState } from '../../src/host/trust';
@@ -186,45 +185,41 @@ describe('verify runs from lenses and the panel (the engine verifier)', () => {
       now: Date.now,
       policy: policyFor(ws.root),
     });
-    const tracker = {
+    // The plan's tracker on disk, as the workspace reads it: the build agent added sub-item 1.1.
+    const tracker: Tracker = {
       title: 'T',
-      planFile: '.vtcode/plans/retry.md',
       items: [
         {
-          path: '1',
           description: 'Add the retry loop',
-          status: 'in_progress' as const,
+          status: 'in_progress',
           files: [],
-          entries: [],
-          awaitingCheck: false,
+          verify: [],
           children: [
             {
-              path: '1.1',
               description: 'Agent-added sub-item',
-              status: 'pending' as const,
+              status: 'pending',
               files: [],
-              entries: [{ kind: 'command' as const, text: 'node ok.js --sub', command: 'node ok.js --sub' }],
-              awaitingCheck: false,
+              verify: ['node ok.js --sub'],
               children: [],
             },
           ],
         },
       ],
-      counts: { done: 0, inProgress: 0, pending: 1, blocked: 0, total: 1 },
-      percent: 0,
     };
     const verify = new VerifyService({
       verifier,
       trust,
       read: async (f) => readFileSync(f, 'utf8'),
       parse: validatePlan,
-      trackerHolds: (file, step, text) => trackerHolds(tracker, file.slice(ws.root.length + 1), step, text),
+      trackerOf: async (file) => (file === ws.path('.vtcode/plans/retry.md') ? tracker : undefined),
       approver: NO_ONE,
     });
     const plan = ws.path('.vtcode/plans/retry.md');
     assert.equal((await verify.run(plan, '1.1', 'node ok.js --sub')).status, 'passed');
     await assert.rejects(verify.run(plan, '1.1', 'node fail.js --sub'), /no verify entry/);
-    assert.equal(trackerHolds(tracker, '.vtcode/plans/other.md', '1.1', 'node ok.js --sub'), false);
+    await assert.rejects(verify.run(ws.path('.vtcode/plans/other.md'), '1.1', 'node ok.js --sub'));
+    assert.equal(trackerHolds(tracker, '1.2', 'node ok.js --sub'), false);
+    assert.equal(trackerHolds(undefined, '1.1', 'node ok.js --sub'), false);
   });
 
   it('refuses in Restricted Mode with the explanation, and works once trust is granted', async () => {

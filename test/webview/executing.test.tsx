@@ -63,7 +63,12 @@ describe('panel: executing with the task tracker', () => {
     assert.equal(p.getByText('Read limits from config').closest('li')!.querySelector('.pw-awaiting-check'), null);
     fireEvent.click(p.getByLabelText('Mark checked: open the dashboard and confirm the counter shows 429s'));
     assert.deepEqual(p.sent('markChecked'), [
-      { type: 'markChecked', itemPath: '5', entry: 'open the dashboard and confirm the counter shows 429s' },
+      {
+        type: 'markChecked',
+        planFile: '.vtcode/plans/rate-limiting.md',
+        itemPath: '5',
+        entry: 'open the dashboard and confirm the counter shows 429s',
+      },
     ]);
   });
 
@@ -110,7 +115,9 @@ describe('panel: executing with the task tracker', () => {
     p.update([{ op: 'tracker.set', tracker: running }]);
     fireEvent.click(p.getByRole('button', { name: 'Expand step 1' }));
     fireEvent.click(p.getByLabelText('Cancel npm test'));
-    assert.deepEqual(p.sent('cancelVerify'), [{ type: 'cancelVerify', itemPath: '1', entry: 'npm test' }]);
+    assert.deepEqual(p.sent('cancelVerify'), [
+      { type: 'cancelVerify', planFile: '.vtcode/plans/rate-limiting.md', itemPath: '1', entry: 'npm test' },
+    ]);
   });
 
   it('shows a status icon for each status', () => {
@@ -137,7 +144,9 @@ describe('panel: executing with the task tracker', () => {
     fireEvent.click(p.getByRole('link', { name: 'src/server/health.ts' }));
     assert.deepEqual(p.sent('openFile'), [{ type: 'openFile', path: 'src/server/health.ts' }]);
     fireEvent.click(p.getByLabelText('Run npm test -- health'));
-    assert.deepEqual(p.sent('runVerify'), [{ type: 'runVerify', itemPath: '2.2', entry: 'npm test -- health' }]);
+    assert.deepEqual(p.sent('runVerify'), [
+      { type: 'runVerify', planFile: '.vtcode/plans/rate-limiting.md', itemPath: '2.2', entry: 'npm test -- health' },
+    ]);
     assert.ok(p.getByText(/exit 1, just now/));
     fireEvent.click(p.getByRole('button', { name: 'Expand step 1' }));
     assert.ok(p.getByText(/passed 2 min ago/));

@@ -41,7 +41,9 @@ describe('panel: the plan card', () => {
       ['src/limit.ts', 'src/app.ts'],
     );
     fireEvent.click(p.getByRole('button', { name: /npm test/ }));
-    assert.deepEqual(p.sent('runVerify'), [{ type: 'runVerify', itemPath: '1', entry: 'npm test' }]);
+    assert.deepEqual(p.sent('runVerify'), [
+      { type: 'runVerify', planFile: '.vtcode/plans/2026-12-01-rate-limiting.md', itemPath: '1', entry: 'npm test' },
+    ]);
     assert.ok(p.getByText('confirm a 429 after 10 calls'), 'a check is shown, not run');
     fireEvent.click(p.getByRole('button', { name: /The plan as written/ }));
     assert.match(card.textContent!, /-> files:/, 'the plan as written is one click away');

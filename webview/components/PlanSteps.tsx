@@ -9,7 +9,7 @@ import { Icon } from '../ui/Icon';
 import { FileLink } from './FileLink';
 import { RichText } from './RichText';
 
-export function PlanSteps({ view, runnable }: { view: PlanView; runnable: boolean }) {
+export function PlanSteps({ view, runnable, planFile }: { view: PlanView; runnable: boolean; planFile: string }) {
   const { post } = usePanel();
   return (
     <div class="pw-plan-view">
@@ -35,7 +35,14 @@ export function PlanSteps({ view, runnable }: { view: PlanView; runnable: boolea
                       key={e.text}
                       class="pw-pill pw-pill-run"
                       title={`Run ${e.command ?? e.text}`}
-                      onClick={() => post({ type: 'runVerify', itemPath: String(s.index), entry: e.text })}
+                      onClick={() =>
+                        post({
+                          type: 'runVerify',
+                          ...(planFile ? { planFile } : {}),
+                          itemPath: String(s.index),
+                          entry: e.text,
+                        })
+                      }
                     >
                       <Icon name="play" /> <code>{e.command ?? e.text}</code>
                     </button>

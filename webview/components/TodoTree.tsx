@@ -63,16 +63,18 @@ function VerifyRow({
   entry,
   trusted,
   now,
+  planFile,
 }: {
   node: TrackerNode;
   entry: VerifyEntryView;
   trusted: boolean;
   now: number;
+  planFile: string | undefined;
 }) {
   const { post } = usePanel();
   const r = entry.result;
   const last = r ? describeVerify(r, now) : undefined;
-  const ref = { itemPath: node.path, entry: entry.text };
+  const ref = { ...(planFile ? { planFile } : {}), itemPath: node.path, entry: entry.text };
   const outcome = last ? (
     <span class={`pw-verify-result ${last.ok ? 'pw-ok' : 'pw-bad'}`}>
       <Icon name={r?.status === 'running' ? 'sync' : last.ok ? 'check' : 'close'} /> {last.text}
@@ -125,7 +127,19 @@ function VerifyRow({
   );
 }
 
-function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: number; trusted: boolean; now: number }) {
+function TodoNode({
+  node,
+  depth,
+  trusted,
+  now,
+  planFile,
+}: {
+  node: TrackerNode;
+  depth: number;
+  trusted: boolean;
+  now: number;
+  planFile: string | undefined;
+}) {
   const { ui } = usePanel();
   const uiState = useUiState();
   const hasDetails = node.files.length > 0 || node.entries.length > 0 || node.children.length > 0;
@@ -168,14 +182,14 @@ function TodoNode({ node, depth, trusted, now }: { node: TrackerNode; depth: num
             </div>
           ) : null}
           {node.entries.map((entry) => (
-            <VerifyRow key={entry.text} node={node} entry={entry} trusted={trusted} now={now} />
+            <VerifyRow key={entry.text} node={node} entry={entry} trusted={trusted} now={now} planFile={planFile} />
           ))}
         </div>
       ) : null}
       {open && node.children.length > 0 ? (
         <ul class="pw-todo-children" role="group">
           {node.children.map((c) => (
-            <TodoNode key={c.path} node={c} depth={depth + 1} trusted={trusted} now={now} />
+            <TodoNode key={c.path} node={c} depth={depth + 1} trusted={trusted} now={now} planFile={planFile} />
           ))}
         </ul>
       ) : null}
@@ -281,7 +295,7 @@ function TodoTreeView({ tracker, trusted }: { tracker: Tracker; trusted: boolean
           <progress class="pw-tracker-progress" max={100} value={percent} aria-label={`${percent}% complete`} />
           <ul ref={list} class="pw-todo-list" role="tree" aria-label="Plan steps">
             {tracker.items.map((n) => (
-              <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} />
+              <TodoNode key={n.path} node={n} depth={1} trusted={trusted} now={now} planFile={tracker.planFile} />
             ))}
           </ul>
         </div>

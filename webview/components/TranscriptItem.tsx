@@ -149,7 +149,7 @@ function ItemView({ item }: { item: TranscriptItem }) {
           </header>
           {item.view && !item.streaming ? (
             <>
-              <PlanSteps view={item.view} runnable={item.file !== ''} />
+              <PlanSteps view={item.view} runnable={item.file !== ''} planFile={item.file} />
               <Collapsible
                 class="pw-plan-raw"
                 stateKey={`item:${item.id}:raw`}

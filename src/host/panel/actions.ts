@@ -11,6 +11,18 @@ import type { PanelHub } from './hub';
 import type { PanelActions } from './handlers';
 import { checkAnswers, type InterviewData } from '../prompts/hostInterviewer';
 
+/**
+ * The plan a panel message names (workspace-relative, as shown), when it is a plan file inside the
+ * workspace; a message from a page that named none means the current plan.
+ */
+async function planOf(s: HostServices, planFile: string | undefined): Promise<string | undefined> {
+  if (planFile === undefined) return s.currentPlan();
+  const abs = s.planFiles.resolveInWorkspace(planFile);
+  if (abs && s.planFiles.isPlanFile(abs)) return abs;
+  s.log.warn(`the panel named ${planFile}, which is not a plan file of this workspace; ignored`);
+  return undefined;
+}
+
 export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions {
   return {
     sendSnapshot: () => hub.sendSnapshot(),
@@ -48,8 +60,8 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
         ...(at ? { selection: new vscode.Range(at, at) } : {}),
       });
     },
-    async runVerify(itemPath, entry) {
-      const plan = await s.currentPlan();
+    async runVerify(itemPath, entry, planFile) {
+      const plan = await planOf(s, planFile);
       if (!plan) {
         void vscode.window.showWarningMessage('Planwise: there is no plan to verify.');
         return;
@@ -60,12 +72,12 @@ export function createPanelActions(s: HostServices, hub: PanelHub): PanelActions
         void vscode.window.showWarningMessage(`Planwise: could not run "${entry}": ${describeError(err)}`);
       }
     },
-    async cancelVerify(itemPath, entry) {
-      const plan = await s.currentPlan();
+    async cancelVerify(itemPath, entry, planFile) {
+      const plan = await planOf(s, planFile);
       if (plan) s.verify.cancel(plan, itemPath, entry);
     },
-    async markChecked(itemPath, entry) {
-      const plan = await s.currentPlan();
+    async markChecked(itemPath, entry, planFile) {
+      const plan = await planOf(s, planFile);
       if (!plan) return;
       try {
         await s.verify.markChecked(plan, itemPath, entry);

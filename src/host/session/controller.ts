@@ -75,10 +75,9 @@ export class SessionController {
 
   /** Inputs of the context keys. */
   contextInputs(): ContextInputs {
-    const state = this.deps.hub.state;
     return {
-      lifecycle: this.session ? state.lifecycle.state : undefined,
-      hasPlan: this.session?.planFile !== undefined || state.transcript.some((i) => i.kind === 'plan' && i.file !== ''),
+      lifecycle: this.session?.state,
+      hasPlan: this.session?.planFile !== undefined,
       busy: this.isBusy,
       gateOpen: this.deps.pending.has('approval'),
       pendingQuestion: this.deps.pending.has('interview'),

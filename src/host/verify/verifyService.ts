@@ -8,9 +8,8 @@
  * the command shown whole. Refused with an explanation in Restricted Mode. Results are the
  * verifier's; this file keeps none.
  */
-import type { Approver, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
+import type { Approver, Tracker, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
 import { verifyEntryOf, type PlanVerdict } from '../../core/index';
-import type { Tracker, TrackerNode } from '../../protocol';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
 export interface VerifyDeps {
@@ -21,10 +20,10 @@ export interface VerifyDeps {
   /** The engine's one parse of a plan text. */
   readonly parse: (markdown: string) => Pick<PlanVerdict, 'summary'>;
   /**
-   * Whether the session's tracker (as the engine announced it) holds this entry on this item: a
-   * sub-item the build agent added has entries the plan text does not.
+   * The plan's tracker as the workspace holds it: a sub-item the build agent added has entries the
+   * plan text does not.
    */
-  readonly trackerHolds?: (planFile: string, step: string, text: string) => boolean;
+  readonly trackerOf?: (planFile: string) => Promise<Tracker | undefined>;
   /** Asks the person about a command Run All Verify would run that needs a yes (a modal). */
   readonly approver: Pick<Approver, 'approveCommand'>;
 }
@@ -38,17 +37,16 @@ export interface RunAllSummary {
   readonly notRun: number;
 }
 
-/** Whether the panel's tracker (the engine's `tracker.updated`) holds `text` on item `step` of `planFile`. */
-export function trackerHolds(tracker: Tracker | null, planFile: string, step: string, text: string): boolean {
-  if (!tracker || tracker.planFile !== planFile) return false;
-  let nodes: readonly TrackerNode[] = tracker.items;
-  let node: TrackerNode | undefined;
+/** Whether the tracker holds `text` as a verify entry of item `step` ("2", "2.1"). */
+export function trackerHolds(tracker: Tracker | undefined, step: string, text: string): boolean {
+  let items = tracker?.items ?? [];
+  let item: Tracker['items'][number] | undefined;
   for (const part of step.split('.')) {
-    node = nodes[Number(part) - 1];
-    if (!node) return false;
-    nodes = node.children;
+    item = items[Number(part) - 1];
+    if (!item) return false;
+    items = item.children;
   }
-  return node?.entries.some((e) => e.text === text) ?? false;
+  return item?.verify.some((v) => v.trim() === text) ?? false;
 }
 
 export class VerifyService {
@@ -66,7 +64,8 @@ export class VerifyService {
     if (entry) return entry;
     // A sub-item's entries live on its checkbox line inside the step, or only in the tracker.
     if (top && step.includes('.') && top.text.includes(text)) return verifyEntryOf(text);
-    if (this.deps.trackerHolds?.(planFile, step, text)) return verifyEntryOf(text);
+    if (this.deps.trackerOf && trackerHolds(await this.deps.trackerOf(planFile), step, text))
+      return verifyEntryOf(text);
     throw new Error(`step ${step} of this plan has no verify entry "${text}"`);
   }
 

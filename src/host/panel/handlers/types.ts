@@ -30,9 +30,9 @@ export interface PanelActions {
   answerEnterPlanning(requestId: string, accept: boolean): boolean;
   answerGrantMore(requestId: string, grant: boolean): boolean;
   openFile(path: string, line: number | undefined): Promise<void>;
-  runVerify(itemPath: string, entry: string): Promise<void>;
-  cancelVerify(itemPath: string, entry: string): Promise<void>;
-  markChecked(itemPath: string, entry: string): Promise<void>;
+  runVerify(itemPath: string, entry: string, planFile?: string): Promise<void>;
+  cancelVerify(itemPath: string, entry: string, planFile?: string): Promise<void>;
+  markChecked(itemPath: string, entry: string, planFile?: string): Promise<void>;
   compareRevisions(): Promise<void>;
   resume(sessionId: string): Promise<void>;
   setApiKey(): Promise<void>;
