@@ -190,8 +190,11 @@ const LIGHT_CORE = [
   'INSTRUCTION_SOURCES',
   'EXEC_ENV',
   'globToRegExpSource',
+  'historyRevisions',
   'isPlanFileName',
+  'listPlanFiles',
   'planPaths',
+  'revisionFileName',
   'revisionOf',
   'stripTrackerBlock',
 ];

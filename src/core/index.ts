@@ -34,7 +34,15 @@ export { validatePlan } from './plan/validator';
 export { extractPlan } from './plan/parser';
 export { diffPlans } from './plan/diff';
 export { stripTrackerBlock } from './plan/trackerBlock';
-export { DEFAULT_PLANS_DIR, isPlanFileName, planPaths, revisionOf } from './plan/storeLayout';
+export {
+  DEFAULT_PLANS_DIR,
+  historyRevisions,
+  isPlanFileName,
+  listPlanFiles,
+  planPaths,
+  revisionFileName,
+  revisionOf,
+} from './plan/storeLayout';
 export { PlanStore, type PlanListing } from './plan/store';
 export {
   PlanWorkspace,

@@ -143,6 +143,25 @@ describe('layering rules', () => {
     ]);
   });
 
+  it("flags a host reading another's view model: the CLI, the Node adapters, or a VS Code surface outside the panel", () => {
+    const v = findLayeringViolations(
+      [
+        { path: 'src/cli/a.ts', text: `import { ViewModel } from '../protocol/viewModel';` },
+        { path: 'src/node/b.ts', text: `import { x } from '../protocol/viewState';` },
+        { path: 'src/host/status/c.ts', text: `import { PanelHub } from '../panel/hub';` },
+        { path: 'src/host/panel/d.ts', text: `import { PanelHub } from './hub';` },
+        { path: 'src/host/session/controller.ts', text: `import type { PanelHub } from '../panel/hub';` },
+      ],
+      resolver,
+    );
+    assert.deepEqual(v, [
+      'src/cli/a.ts: only the panel may import its view model (found src/protocol/viewModel)',
+      "src/cli/a.ts: the panel's protocol is not for cli (found src/protocol/viewModel)",
+      "src/node/b.ts: the panel's protocol is not for node (found src/protocol/viewState)",
+      'src/host/status/c.ts: only the panel may import its view model (found src/host/panel/hub)',
+    ]);
+  });
+
   it('keeps every temporary allowance for a file that exists and still needs it', () => {
     for (const [path, why] of Object.entries(CORE_IMPORT_ALLOWANCES)) {
       assert.ok(why.length > 0);

@@ -21,6 +21,9 @@ const WEBVIEW_PACKAGES = /^(preact|preact\/.*|marked|dompurify|@vscode\/webview-
 /** The deprecated toolkit stays inside webview/ui/, the one folder a later swap would touch. */
 const TOOLKIT = /^@vscode\/webview-ui-toolkit(\/.*)?$/;
 
+/** Who may import the panel's view model (`src/protocol/viewModel`, `src/host/panel/hub`). */
+const VIEW_MODEL_READERS = ['src/host/panel/', 'src/host/composition.ts', 'src/host/session/controller.ts'];
+
 /** Hosts (`src/host`, `src/cli`, `src/node`, `src/extension.ts`) reach the engine only here. */
 export const CORE_SURFACE = 'src/core/index';
 
@@ -75,6 +78,18 @@ export function findLayeringViolations(
         }
         if (f.path.startsWith('src/cli/') && (within(target, 'src/host') || target === 'src/extension')) {
           out.push(`${f.path}: src/cli must not import ${target}`);
+        }
+        // The panel's view model is the panel's projection: the CLI and the Node adapters never read
+        // it, and in VS Code only the panel, the session controller that feeds it and the
+        // composition root do.
+        if (
+          (target === 'src/protocol/viewModel' || target === 'src/host/panel/hub') &&
+          !VIEW_MODEL_READERS.some((r) => (r.endsWith('/') ? f.path.startsWith(r) : f.path === r))
+        ) {
+          out.push(`${f.path}: only the panel may import its view model (found ${target})`);
+        }
+        if ((f.path.startsWith('src/cli/') || f.path.startsWith('src/node/')) && within(target, 'src/protocol')) {
+          out.push(`${f.path}: the panel's protocol is not for ${f.path.split('/')[1]} (found ${target})`);
         }
       } else if (f.path.startsWith('webview/')) {
         if (relative ? !(within(target, 'webview') || within(target, 'src/protocol')) : !WEBVIEW_PACKAGES.test(spec)) {

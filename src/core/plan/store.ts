@@ -30,12 +30,12 @@ import {
   NEW_PLAN_DRAFT,
   TASK_MIRROR,
   datedStem,
-  isPlanFileName,
+  historyRevisions,
+  listPlanFiles,
   planPaths,
   resolvePlanRef,
   revisionFileName,
   revisionMetaFileName,
-  revisionOf,
   stemFromName,
   type PlanPaths,
 } from './storeLayout';
@@ -198,11 +198,8 @@ export class PlanStore {
 
   /** Every plan in the plans folder, newest first, with tracker progress. */
   async list(): Promise<PlanListing[]> {
-    if ((await this.reader.stat(this.plansDir))?.type !== 'dir') return [];
     const out: PlanListing[] = [];
-    for (const entry of await this.reader.readDir(this.plansDir)) {
-      if (entry.type !== 'file' || !isPlanFileName(entry.name)) continue;
-      const file = join(this.plansDir, entry.name);
+    for (const { file, mtimeMs } of await listPlanFiles(this.reader, this.plansDir)) {
       const plan = await this.load(file);
       const listing: PlanListing = {
         stem: plan.stem,
@@ -212,7 +209,7 @@ export class PlanStore {
         valid: plan.valid,
         steps: plan.summary.steps.length,
         revisions: plan.revisions,
-        mtimeMs: (await this.reader.stat(file))?.mtimeMs ?? 0,
+        mtimeMs,
       };
       if (plan.tracker) {
         listing.progress = trackerProgress(plan.tracker);
@@ -220,7 +217,7 @@ export class PlanStore {
       }
       out.push(listing);
     }
-    return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.stem.localeCompare(a.stem));
+    return out;
   }
 
   /** Absolute paths of a plan's history entries, oldest first. */
@@ -374,13 +371,8 @@ export class PlanStore {
     return latest + 1;
   }
 
-  private async revisionNumbers(paths: PlanPaths): Promise<number[]> {
-    if ((await this.reader.stat(paths.history))?.type !== 'dir') return [];
-    return (await this.reader.readDir(paths.history))
-      .filter((e) => e.type === 'file')
-      .map((e) => revisionOf(e.name))
-      .filter((n): n is number => n !== undefined)
-      .sort((a, b) => a - b);
+  private revisionNumbers(paths: PlanPaths): Promise<number[]> {
+    return historyRevisions(this.reader, paths.history);
   }
 
   /**

@@ -12,6 +12,10 @@
  *   .vtcode/tasks/current_task.md        the global tracker mirror
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import type { WorkspaceReader } from '../ports';
+
+/** What listing a plans folder or a history folder reads. */
+export type FolderReader = Pick<WorkspaceReader, 'stat' | 'readDir'>;
 
 export const DEFAULT_PLANS_DIR = '.vtcode/plans';
 export const TASK_MIRROR = '.vtcode/tasks/current_task.md';
@@ -90,6 +94,28 @@ export function revisionMetaFileName(n: number): string {
 export function revisionOf(name: string): number | undefined {
   const m = /^(\d+)\.md$/.exec(name);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The plan files directly in `dir` with their modification times, newest first (none when it does not exist). */
+export async function listPlanFiles(reader: FolderReader, dir: string): Promise<{ file: string; mtimeMs: number }[]> {
+  if ((await reader.stat(dir))?.type !== 'dir') return [];
+  const out: { file: string; mtimeMs: number }[] = [];
+  for (const entry of await reader.readDir(dir)) {
+    if (entry.type !== 'file' || !isPlanFileName(entry.name)) continue;
+    const file = join(dir, entry.name);
+    out.push({ file, mtimeMs: (await reader.stat(file))?.mtimeMs ?? 0 });
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.file.localeCompare(a.file));
+}
+
+/** The revision numbers a plan's history folder holds, oldest first. */
+export async function historyRevisions(reader: FolderReader, historyDir: string): Promise<number[]> {
+  if ((await reader.stat(historyDir))?.type !== 'dir') return [];
+  return (await reader.readDir(historyDir))
+    .filter((e) => e.type === 'file')
+    .map((e) => revisionOf(e.name))
+    .filter((n): n is number => n !== undefined)
+    .sort((a, b) => a - b);
 }
 
 export interface PlanPaths {

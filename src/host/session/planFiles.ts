@@ -4,7 +4,15 @@
  * the `WorkspaceReader` port, so this works on real folders in tests.
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { isPlanFileName, planPaths, revisionOf, stripTrackerBlock, type WorkspaceReader } from '../../core/index';
+import {
+  historyRevisions,
+  isPlanFileName,
+  listPlanFiles,
+  planPaths,
+  revisionFileName,
+  stripTrackerBlock,
+  type WorkspaceReader,
+} from '../../core/index';
 
 export interface Comparison {
   readonly left: string;
@@ -42,38 +50,22 @@ export class PlanFiles {
 
   /** The most recently modified plan, or undefined when there is none. */
   async newest(): Promise<string | undefined> {
-    let entries;
     try {
-      entries = await this.reader.readDir(this.dir);
+      return (await listPlanFiles(this.reader, this.dir))[0]?.file;
     } catch {
       return undefined;
     }
-    let best: { path: string; mtime: number } | undefined;
-    for (const e of entries) {
-      if (e.type !== 'file' || !isPlanFileName(e.name)) continue;
-      const path = join(this.dir, e.name);
-      const st = await this.reader.stat(path);
-      if (st && (!best || st.mtimeMs > best.mtime)) best = { path, mtime: st.mtimeMs };
-    }
-    return best?.path;
   }
 
   /** Absolute paths of the plan's history entries, oldest first. */
   async revisions(planFile: string): Promise<string[]> {
     const stem = basename(planFile).replace(/\.md$/, '');
     const history = planPaths(dirname(planFile), stem).history;
-    let entries;
     try {
-      entries = await this.reader.readDir(history);
+      return (await historyRevisions(this.reader, history)).map((n) => join(history, revisionFileName(n)));
     } catch {
       return [];
     }
-    return entries
-      .filter((e) => e.type === 'file')
-      .map((e) => ({ n: revisionOf(e.name), name: e.name }))
-      .filter((x): x is { n: number; name: string } => x.n !== undefined)
-      .sort((a, b) => a.n - b.n)
-      .map((x) => join(history, x.name));
   }
 
   /**
