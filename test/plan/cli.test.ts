@@ -163,11 +163,11 @@ describe('planwise plans', () => {
     const r = await run(['plans'], { cwd: ctx.root });
     assert.equal(r.code, 0);
     const lines = r.out.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^PLAN\s+STATUS\s+STEPS\s+REVISIONS\s+PROGRESS\s+COMMENTS\s+TITLE$/);
+    assert.match(lines[0] ?? '', /^PLAN\s+STATUS\s+STEPS\s+REVISIONS\s+PROGRESS\s+COMMENTS\s+LAST BUILD\s+TITLE$/);
     const tracked = lines.find((l) => l.startsWith('tracked '));
-    assert.match(tracked ?? '', /^tracked\s+valid\s+2\s+2\s+1\/2 done \(50%\)\s+-\s+Retry uploads$/);
+    assert.match(tracked ?? '', /^tracked\s+valid\s+2\s+2\s+1\/2 done \(50%\)\s+-\s+-\s+Retry uploads$/);
     const byHand = lines.find((l) => l.startsWith('by-hand '));
-    assert.match(byHand ?? '', /^by-hand\s+invalid\s+0\s+0\s+no tracker\s+-\s+Notes only$/);
+    assert.match(byHand ?? '', /^by-hand\s+invalid\s+0\s+0\s+no tracker\s+-\s+-\s+Notes only$/);
   });
 
   it('--json gives the listing as data', async () => {
@@ -185,6 +185,7 @@ describe('planwise plans', () => {
         progress: null,
         tracker: null,
         openComments: 0,
+        lastBuild: null,
       },
     ]);
   });
@@ -249,6 +250,6 @@ describe('the built CLI (node dist/cli.cjs)', function () {
     writeFileSync(join(dir, '.vtcode/plans/seed.md'), readFileSync(join(fixtures, 'valid/seed-fix-off-by-one.md')));
     const r = await exec(['plans']);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^seed\s+valid\s+2\s+0\s+no tracker\s+-\s+Fix off-by-one in parser cursor advance$/m);
+    assert.match(r.out, /^seed\s+valid\s+2\s+0\s+no tracker\s+-\s+-\s+Fix off-by-one in parser cursor advance$/m);
   });
 });
