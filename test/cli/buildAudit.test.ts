@@ -237,6 +237,14 @@ Add greet and bye modules.
     const after = (await listed())[0]!;
     assert.equal(after.progress.percent, 50);
     assert.equal(after.progress.counts.done, 1);
+    // The kept verify results follow: step 1's stays, step 2's (which no longer describes the files) is gone.
+    const journal = (): { step: string }[] =>
+      (JSON.parse(readFileSync(after.file.replace(/\.md$/, '.verify.json'), 'utf8')) as { results: { step: string }[] })
+        .results;
+    assert.deepEqual(
+      journal().map((r) => r.step),
+      ['1'],
+    );
     const sidecar = readFileSync(after.file.replace(/\.md$/, '.tasks.md'), 'utf8');
     assert.match(sidecar, /- \[x\] .*Add greet/);
     assert.match(sidecar, /- \[ \] .*Add bye/);

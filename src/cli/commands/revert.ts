@@ -9,7 +9,15 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { PlanWorkspace, afterRevert, parseManifest, planRevert, type RevertItem } from '../../core/index';
+import {
+  PlanWorkspace,
+  Verifier,
+  VerifyJournal,
+  afterRevert,
+  parseManifest,
+  planRevert,
+  type RevertItem,
+} from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { checkSessionId } from '../../node/fileArchiveStore';
 import { FileCheckpointStore } from '../../node/fileCheckpointStore';
@@ -145,12 +153,16 @@ export const revertCommand: CliCommand = async (args, io) => {
   io.stdout.write(`Reverted to ${target}: ${parts.join('; ')}.\n`);
   // The plan's tracker follows the files: the steps the revert undid are pending again.
   if (manifest.planFile !== undefined) {
-    const plans = new PlanWorkspace({
-      reader: new NodeWorkspaceReader([root]),
-      writer: new NodeWorkspaceWriter(),
-      root,
+    const reader = new NodeWorkspaceReader([root]);
+    const writer = new NodeWorkspaceWriter();
+    // Runs nothing: it holds the plan's kept results, so those of the reverted steps are forgotten.
+    const verifier = new Verifier({
+      cwd: () => root,
       now: Date.now,
+      policy: () => ({ roots: [root], trusted: false, fs: reader, allowList: [] }),
+      journal: new VerifyJournal({ reader, writer }),
     });
+    const plans = new PlanWorkspace({ reader, writer, root, now: Date.now, verifier });
     const after = await plans.reverted(manifest.planFile, flags.toStep).catch((err: unknown) => {
       io.stderr.write(`planwise revert: the plan's tracker was not updated (${String(err)})\n`);
       return undefined;

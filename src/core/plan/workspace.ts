@@ -204,13 +204,13 @@ export class PlanWorkspace {
   /**
    * A build of this plan was reverted: to the state when step `toStep` completed (the steps after
    * it are pending again), or whole (every step is pending). The reverted steps' verify results
-   * no longer describe the files, so the plan's results are kept only for the steps still done.
+   * no longer describe the files: they are forgotten.
    */
   async reverted(file: string, toStep?: string): Promise<ParsedPlan | undefined> {
     const plan = await this.plan(file).catch(() => undefined);
     if (!plan?.tracker) return this.refresh(file, 'reverted');
     const tracker = resetAfter(plan.tracker, toStep);
-    if (toStep === undefined) this.opts.verifier?.forget(plan.file);
+    await this.opts.verifier?.forget(plan.file, (step) => toStep === undefined || comparePaths(step, toStep) > 0);
     return this.saveTracker(plan.file, tracker, 'reverted');
   }
 

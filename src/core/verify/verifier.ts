@@ -226,12 +226,16 @@ export class Verifier {
     });
   }
 
-  /** Forgets a plan's results (its file now holds another plan). */
-  forget(planFile: string): void {
-    for (const k of [...this.records.keys()]) if (k.startsWith(`${planFile}\u0000`)) this.records.delete(k);
-    // Its journal is obsolete too: never loaded from now on, and emptied.
+  /**
+   * Forgets a plan's results (its file now holds another plan), or only those of the steps `of`
+   * picks (a revert undid them). The journal keeps what is left.
+   */
+  async forget(planFile: string, of?: (step: string) => boolean): Promise<void> {
+    if (of) await this.restore(planFile);
+    for (const [k, r] of [...this.records]) if (r.planFile === planFile && (!of || of(r.step))) this.records.delete(k);
+    // Its journal follows: emptied, or written with the results kept, and never loaded again.
     this.restored.set(planFile, Promise.resolve(0));
-    void this.options.journal?.save(planFile, []);
+    await this.options.journal?.save(planFile, of ? this.finishedOf(planFile) : []);
   }
 
   /** Writes the plan's journal; its earlier results are loaded first, so none is written over. */
