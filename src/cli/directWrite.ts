@@ -1,6 +1,6 @@
 /**
  * One short answer written straight to stdout's descriptor, so Node never builds the stream for it
- * (for a pipe that is a socket: about 3 ms of a 60 ms process). `--version` and a single
+ * (for a pipe that is a socket, a noticeable share of a short process). `--version` and a single
  * `check-command` print one line this way.
  */
 import type { CliIO } from './io';

@@ -16,10 +16,7 @@ const SLICE_MS = 2;
 /** Files up to this size are read on the event loop (see `readFile`); larger ones on the thread pool. */
 export const SYNC_READ_MAX_BYTES = 256 * 1024;
 
-/**
- * A monotonic clock in milliseconds. Not perf_hooks' clock: loading perf_hooks costs
- * `check-command` about 2 ms, and this file is in its bundle.
- */
+/** A monotonic clock in milliseconds, without loading perf_hooks (this file is in `check-command`'s bundle). */
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** The real path of the folder `dir`; throws ENOENT, or ENOTDIR when it is no folder. */

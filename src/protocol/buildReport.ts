@@ -1,5 +1,5 @@
 /**
- * The build's final card (issue 16): the engine's closing audit (`plan.execution.completed`) as the
+ * The build's final card: the engine's closing audit (`plan.execution.completed`) as the
  * panel shows it, and the card's Revert intents. Every figure here was computed by the engine; the
  * webview renders it and never counts anything itself.
  */

@@ -9,12 +9,11 @@
  * no `unsafe-eval`.
  *
  * For a fast first paint the host writes two things into the page itself. Its style sheets, as
- * nonce'd `<style>` elements: each fetch through VS Code's webview resource loader took 30-70 ms
- * in code-server, one after another, and the bundle does not run before every sheet linked ahead
+ * nonce'd `<style>` elements: each linked sheet would be its own fetch through VS Code's webview
+ * resource loader, one after another, and the bundle does not run before every sheet linked ahead
  * of it has arrived. And its first snapshot, as a JSON data block, so the panel renders the
- * host's state without waiting for the `ready` → `snapshot` round trip (about 70 ms there). The
- * bundle itself stays a file: written into the page it made the page 0.4 MB, which took longer
- * to reach the webview than the one fetch it saved.
+ * host's state without waiting for the `ready` → `snapshot` round trip. The bundle itself stays a
+ * file: written into the page it would make the page much larger than the one fetch it saves.
  */
 
 /** The id of the `<script type="application/json">` element that carries the page's snapshot. */

@@ -1,5 +1,5 @@
 /**
- * The build's final card (issue 16): the engine's closing audit, outcome first (done, stopped or
+ * The build's final card: the engine's closing audit, outcome first (done, stopped or
  * failed; steps done of planned; verify results; files changed in and out of the plan's scope;
  * checks awaiting the person), then the steps and files, and Revert Build (the whole build, or
  * back to the checkpoint of a completed step) through the host's command, which shows the diff

@@ -1,5 +1,5 @@
 /**
- * The build tools' guard (issue 16): the scope check every write, edit, create or delete passes,
+ * The build tools' guard: the scope check every write, edit, create or delete passes,
  * the text the person sees (an open document, dirty or not; else the disk), the "changed since you
  * read it" check against the agent's last read, and the ledger's records before and after each
  * write. One instance per build run, handed to the tools in their context.

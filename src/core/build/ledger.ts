@@ -1,5 +1,5 @@
 /**
- * The build's ledger (issue 16): what one build run read, touched and was allowed. It holds the
+ * The build's ledger: what one build run read, touched and was allowed. It holds the
  * approved plan's scope and mode, the hash of every file as the agent last read it, each touched
  * file's state before the build and as the build last left it, the checkpoints taken at step
  * completion, the out-of-scope changes and who allowed them, and the lines changed per step. The

@@ -1,5 +1,5 @@
 /**
- * The closing audit (issue 16): when a build ends (done, stopped or failed) the engine writes an
+ * The closing audit: when a build ends (done, stopped or failed) the engine writes an
  * execution report next to the plan (`<stem>.report.md`) and announces it in
  * `plan.execution.completed`. Computed once here from the tracker, the verify results and the
  * build's ledger; the panel shows it as the build's final card and the CLI prints it. Pure.

@@ -1,5 +1,5 @@
 /**
- * Revert Build (issue 16): from a build's manifest, what reverting changes, file by file. The
+ * Revert Build: from a build's manifest, what reverting changes, file by file. The
  * whole build reverts to each touched file's state before the build (edited files restored,
  * created files removed, deleted files restored); "to step N" reverts to the checkpoint taken
  * when step N completed (a file first touched after it goes back to its state before the build).

@@ -1,5 +1,5 @@
 /**
- * The approved plan's scope (issue 16): the union of its steps' file targets. A target may be a
+ * The approved plan's scope: the union of its steps' file targets. A target may be a
  * path (`src/a.ts`), a glob (`src/**\/*.test.ts`) or a directory (`src/panel/`, or a path whose last
  * part has no extension), which covers everything under it. Files the plan names under "Test Cases
  * and Validation" are in scope too (they are the test files). Pure: no I/O, paths are

@@ -1,5 +1,5 @@
 /**
- * A build's shell command under the plan's scope and checkpoints (issue 16). The file tools are
+ * A build's shell command under the plan's scope and checkpoints. The file tools are
  * asked before they write; a shell command can only be looked at after it ran. So `run_command`
  * scans the workspace before the command (`beforeShell`) and `settleShell` compares after it:
  *

@@ -1,5 +1,5 @@
 /**
- * What a build's shell command changed (issue 16). `run_command` may write anywhere, so before it
+ * What a build's shell command changed. `run_command` may write anywhere, so before it
  * runs the workspace is scanned through the reader port: every file's size and mtime, and its bytes
  * kept by content hash in the session's checkpoint store (only files new or changed since the last
  * scan are read again, so the second and later scans of a build are a stat walk). After it runs,

@@ -49,8 +49,7 @@ const isPattern = (p: string) => scanGlob(p, false);
 /** Quote removal: `\c` becomes `c`. */
 const unquote = (s: string): string => s.replace(/\\([\s\S])/g, '$1');
 
-// Made on first need: most commands are ASCII, and building the codec at load was 0.2-0.3 ms of a
-// `check-command` start.
+// Made on first need: most commands are ASCII, and `check-command` starts without it.
 let encoder: TextEncoder | undefined;
 let decoder: TextDecoder | undefined;
 /** A string as a byte string: one char (0-255) per UTF-8 byte. */

@@ -1,5 +1,5 @@
 /**
- * The planning lifecycle as a pure state machine (issue: planning lifecycle, §2).
+ * The planning lifecycle as a pure state machine (rules §2).
  *
  *   idle → planning → awaiting_approval → executing → idle
  *                          ↓ revise  ↑ plan_ready

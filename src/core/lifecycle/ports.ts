@@ -67,7 +67,7 @@ export type LimitKind = 'session_tool_calls' | 'tool_loop';
 /** The person's answer to a build write outside the approved plan's scope. */
 export type ScopeChoice = 'allow_file' | 'allow_build' | 'replan';
 
-/** A build-agent write outside the approved plan's scope (issue 16). */
+/** A build-agent write outside the approved plan's scope. */
 export interface ScopeRequest {
   /** Workspace-relative, forward slashes. */
   readonly path: string;

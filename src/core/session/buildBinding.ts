@@ -1,5 +1,5 @@
 /**
- * What binds a build run to its approved plan (issue 16): the run's ledger and guard (scope,
+ * What binds a build run to its approved plan: the run's ledger and guard (scope,
  * reads, checkpoints), the tracker wrapper that starts and checkpoints steps, and the closing
  * audit at the end of the run. `runBuild` calls these three; everything else reads their facts.
  */

@@ -69,7 +69,7 @@ export async function prepareHandoff(
 type BuildHandoff = { kind: 'execute' | 'fresh_context'; prepared: PreparedHandoff } | { kind: 'none'; task: string };
 
 /**
- * The build run bound to its plan (issue 16): a guard for the run's writes (scope, reads,
+ * The build run bound to its plan: a guard for the run's writes (scope, reads,
  * checkpoints), and at the end (done, stopped or failed) the closing audit. The run changes no
  * session state itself: it yields its steps (`FlowStep`), and the session (`SessionCore.follow`)
  * applies each before the run resumes.

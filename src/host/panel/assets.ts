@@ -3,9 +3,9 @@
  * builds it: the codicons' glyph table (media/codicons/glyphs.css: codicon.css without its
  * `@font-face`, only the glyphs the panel names), the panel's own sheet (media/panel/panel.css,
  * minified) and the panel's entry module (media/panel/main.js). Read at every resolve, so a
- * rebuild (`npm run watch`) shows on the next open. The three files are about 170 KB and read
- * synchronously (well under a millisecond): through the thread pool, which other extensions
- * share, one read took 12 ms of the panel's start in the first-paint e2e.
+ * rebuild (`npm run watch`) shows on the next open. The three files are small and read
+ * synchronously: the thread pool, which other extensions share, can keep an asynchronous read
+ * waiting behind their work while the panel starts.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';

@@ -7,8 +7,8 @@ import type { WebviewMessage } from '../../protocol';
 import { HANDLERS, type HandlerContext, type HandlerTable } from './handlers';
 
 // The schemas are built with the first message, not when the host loads: the panel's first paint
-// (the page carries its snapshot) waits for the host's start, and building them was about 15 ms of
-// it in a CPU profile of the extension host. esbuild turns the `require` into a module initialised
+// (the page carries its snapshot) waits for the host's start, and building them is a visible part
+// of it. esbuild turns the `require` into a module initialised
 // on first call; test/host/lazyProtocol.test.ts holds dist/host.js to it.
 let parse: typeof Parse | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy loading; see above

@@ -41,8 +41,7 @@ export function compactNumber(n: number): string {
 
 /**
  * 12,345 (as `toLocaleString('en-US')` writes integers). Not that call: its first use in a process
- * loads ICU's number formatting, 7 ms of the first session's start in a CPU profile of the
- * extension host (80 ms in a bare Node).
+ * loads ICU's number formatting, on the first session's start.
  */
 const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 /** Bytes as a person reads them: "6.2 KB", "96 KB", "1.5 MB" (a KB is 1,024 bytes, as the settings count). */

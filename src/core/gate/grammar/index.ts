@@ -8,8 +8,8 @@
  * say whether the grammar holds.
  *
  * Each family's file is loaded when the gate first judges one of its programs, not when the gate
- * loads: the option tables are a good share of a short `planwise check-command`'s start (building
- * every table took about 4 ms of a 60 ms process), and `check-command -- ls` needs only `ls.ts`.
+ * loads: the option tables are a good share of a short `planwise check-command`'s start, and
+ * `check-command -- ls` needs only `ls.ts`.
  * In a bundle, esbuild turns each `require` below into a module initialised on first call.
  */
 import { own } from './kit';

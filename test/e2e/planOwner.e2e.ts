@@ -1,0 +1,217 @@
+// One plan, one owner, in a real VS Code (code-server) on the installed VSIX, against the scripted
+// model: after a person's Mark checked and after Revert to step 1, the panel's tracker, the status
+// bar, the build card, the plan file's CodeLens and `planwise plans` (the CLI, another process
+// reading the same files) all show the same new state, within a second of each other.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { sse } from '../support/scriptedServer';
+import { buildPlanwiseVsix, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './harness';
+import { makeWorkspace, planTurn, type Workspace } from './support/fixtures';
+import { ModelScript } from './support/modelScript';
+import {
+  Panel,
+  activeTab,
+  clickCodeLens,
+  codeLensTitles,
+  planwiseSettings,
+  setApiKey,
+  startPlanning,
+} from './support/ui';
+import { endScenario, screenshotOnFailure } from './support/artifacts';
+
+const PASS = 'node -e "process.exit(0)"';
+const CHECK = 'confirm the two module reads well';
+const CLI = resolve(__dirname, '../../dist/cli.cjs');
+
+const PLAN = `# One and two
+
+## Summary
+
+Make one() return 10, then two() return 20.
+
+## Implementation Steps
+
+1. Make one() return 10 -> files: [src/one.js] -> verify: [${PASS}]
+2. Make two() return 20 -> files: [src/two.js] -> verify: [${PASS}, ${CHECK}]
+
+## Test Cases and Validation
+
+- tests: \`${PASS}\`
+
+## Assumptions and Defaults
+
+- none
+`;
+
+/** What one surface shows now, and whether it shows the state expected. */
+interface Surface {
+  readonly name: string;
+  read(): Promise<string>;
+  readonly expect: RegExp;
+}
+
+describe('e2e: every surface follows the plan (installed VSIX)', function () {
+  let ws: Workspace;
+  let model: ModelScript;
+  let server: CodeServer | undefined;
+  let wb: Workbench | undefined;
+  let panel: Panel;
+  let planFile = '';
+
+  before(async function () {
+    const vsix = buildPlanwiseVsix();
+    ws = makeWorkspace('planwise-e2e-owner-');
+    mkdirSync(ws.file('src'), { recursive: true });
+    writeFileSync(ws.file('src/one.js'), 'exports.one = () => 1;\n');
+    writeFileSync(ws.file('src/two.js'), 'exports.two = () => 2;\n');
+    model = await ModelScript.start();
+    server = await startCodeServer({
+      workspace: ws.root,
+      vsix: vsix.file,
+      settings: planwiseSettings(model.baseURL, {
+        'planwise.build.scope': 'record',
+        'planwise.buildCommandAllowList': ['node -e *'],
+        'files.autoSave': 'off',
+      }),
+    });
+    wb = await openWorkbench(server);
+    panel = new Panel(wb);
+    await setApiKey(wb, 'sk-e2e-not-a-real-key-000000');
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await panel.open();
+  });
+
+  afterEach(async function () {
+    await screenshotOnFailure(this.currentTest, wb);
+  });
+
+  after(async function () {
+    await endScenario('plan-owner', { server, wb, model, ws });
+  });
+
+  /** `planwise plans --json` on the workspace, as another process sees the files. */
+  function cliPlans(): { file: string; progress: { percent: number } | null }[] {
+    const out = execFileSync(process.execPath, [CLI, 'plans', '--json', '--workspace', ws.root], { encoding: 'utf8' });
+    return JSON.parse(out) as { file: string; progress: { percent: number } | null }[];
+  }
+
+  function cliPercent(): string {
+    return `${cliPlans()[0]?.progress?.percent ?? 'none'}%`;
+  }
+
+  function surfaces(percent: number, status: RegExp, lens: RegExp): Surface[] {
+    return [
+      {
+        name: 'panel tracker',
+        read: async () => (await (await panel.locator('.pw-tracker-line-percent')).first().innerText()).trim(),
+        expect: new RegExp(`^${percent}%$`),
+      },
+      { name: 'status bar', read: () => wb!.statusBarText(), expect: status },
+      {
+        name: 'build card',
+        read: async () =>
+          (await (await panel.locator('[data-testid="build-report"] .pw-report-facts')).last().innerText()).trim(),
+        expect: /Steps\s+\d of 2 done/,
+      },
+      { name: 'CodeLens', read: async () => (await codeLensTitles(wb!)).join(' | '), expect: lens },
+      { name: 'planwise plans', read: async () => cliPercent(), expect: new RegExp(`^${percent}%$`) },
+    ];
+  }
+
+  /**
+   * Polls every surface until each shows what is expected; returns when each first did, in ms
+   * after `since`. Fails with what each showed when one never does.
+   */
+  async function follow(list: readonly Surface[], since: number): Promise<Record<string, number>> {
+    const at: Record<string, number> = {};
+    const last: Record<string, string> = {};
+    const deadline = Date.now() + 30_000;
+    while (Object.keys(at).length < list.length && Date.now() < deadline) {
+      for (const s of list) {
+        if (at[s.name] !== undefined) continue;
+        last[s.name] = await s.read().catch((e: unknown) => `(unreadable: ${String(e)})`);
+        if (s.expect.test(last[s.name]!)) at[s.name] = Date.now() - since;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const missing = list.filter((s) => at[s.name] === undefined);
+    assert.equal(missing.length, 0, missing.map((s) => `${s.name} shows ${JSON.stringify(last[s.name])}`).join('; '));
+    return at;
+  }
+
+  function spread(at: Record<string, number>): number {
+    return Math.max(...Object.values(at)) - Math.min(...Object.values(at));
+  }
+
+  it('after the build, Mark checked on the lens: tracker, status bar, card, lens and CLI all say 2 of 2', async function () {
+    assert.ok(wb);
+    model.push(planTurn(PLAN));
+    await startPlanning(wb, 'Change one and two');
+    await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
+    const update = (index: number, status: string) =>
+      sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index, status } }]);
+    model.push(
+      update(1, 'in_progress'),
+      sse.toolTurn([{ name: 'edit_file', args: { path: 'src/one.js', old_text: '() => 1', new_text: '() => 10' } }]),
+      update(1, 'completed'),
+      update(2, 'in_progress'),
+      sse.toolTurn([{ name: 'edit_file', args: { path: 'src/two.js', old_text: '() => 2', new_text: '() => 20' } }]),
+      update(2, 'completed'),
+      sse.textTurn('one() returns 10 and two() returns 20; the check on two() is yours.'),
+    );
+    await (await panel.frame()).getByRole('button', { name: /Yes, implement this plan/ }).click();
+    await panel.waitFor('[data-testid="build-report"]', { timeoutMs: 120_000 });
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /\.md$/);
+    planFile = cliPlans()[0]!.file;
+    // Step 2 waits for the person's check: every surface says one of two.
+    await follow(surfaces(50, /Planwise: step 2 of 2/, new RegExp(`Mark checked: ${CHECK}`)), Date.now());
+
+    const clicked = Date.now();
+    await clickCodeLens(wb, new RegExp(`Mark checked: ${CHECK}`));
+    const at = await follow(surfaces(100, /Planwise: 2 of 2 steps done/, new RegExp(`${CHECK}\\s+✓ checked`)), clicked);
+    console.log(`      after Mark checked (ms from the click): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
+    assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
+    const card = await (await panel.locator('[data-testid="build-report"] .pw-report-facts')).last().innerText();
+    assert.match(card, /Steps\s+2 of 2 done/);
+    assert.equal(await (await panel.locator('[data-testid="build-report"]')).count(), 1, 'the card is replaced');
+    assert.doesNotMatch(readFileSync(planFile.replace(/\.md$/, '.report.md'), 'utf8'), /awaiting the person's check/);
+    await wb.screenshot('e2e-owner-01-checked');
+  });
+
+  it('Revert to step 1 from the card: step 2 is pending again on every surface, its results forgotten', async function () {
+    assert.ok(wb);
+    const card = await panel.waitFor('[data-testid="build-report"]');
+    await card.getByTestId('report-revert-step-1').click();
+    const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /Revert .*to step 1/ });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    const answered = Date.now();
+    const all = surfaces(50, /Planwise: 1 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`));
+    // The revert shows its diff in the editor: the lens is read once the plan is open again.
+    const at = await follow(
+      all.filter((s) => s.name !== 'build card' && s.name !== 'CodeLens'),
+      answered,
+    );
+    console.log(`      after Revert to step 1 (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
+    assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /\.md$/);
+    await follow(
+      all.filter((s) => s.name === 'CodeLens'),
+      Date.now(),
+    );
+    assert.equal(readFileSync(ws.file('src/two.js'), 'utf8'), 'exports.two = () => 2;\n');
+    const journal = planFile.replace(/\.md$/, '.verify.json');
+    if (existsSync(journal)) {
+      const steps = (JSON.parse(readFileSync(journal, 'utf8')) as { results: { step: string }[] }).results.map(
+        (r) => r.step,
+      );
+      assert.ok(!steps.includes('2'), `step 2's results are forgotten: ${steps.join(', ')}`);
+    }
+    await wb.screenshot('e2e-owner-02-reverted');
+    model.assertDrained();
+  });
+});
