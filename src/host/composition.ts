@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, PlanWorkspace, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
+import { EXEC_ENV, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';
@@ -44,6 +44,7 @@ import { SessionController } from './session/controller';
 import { anyAwaitingCheck, autoResume } from './session/autoResume';
 import { createEngineAccess } from './session/engine';
 import { watchPlanFiles } from './session/planFileWatcher';
+import { HostPlans } from './session/hostPlans';
 import { BudgetStatusBar } from './status/statusBar';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
@@ -156,43 +157,21 @@ export function composeHost(shared: SharedParts): Host {
       }),
   );
   store.addCallback(() => verifier.cancelAll());
-  // The workspace's plans, one owner for every surface and session: their parses, store, review
-  // threads and trackers. Built on first use, rebuilt when the folders or the plans folder change.
-  let planWorkspace: { key: string; plans: PlanWorkspace; subscriptions: { dispose(): void }[] } | undefined;
-  const plans = (): PlanWorkspace => {
-    const w = ws();
-    const plansDir = config.settings.plansDirectory;
-    const key = `${w.key}\0${plansDir}`;
-    if (planWorkspace?.key === key) return planWorkspace.plans;
-    disposePlans();
-    const made = new PlanWorkspace({
-      reader: w.reader,
-      writer: w.writer,
-      root: roots()[0]!,
-      plansDir,
-      now: Date.now,
-      verifier: verifier.get(),
-      log: (line) => log.warn(line),
-    });
-    planWorkspace = {
-      key,
-      plans: made,
-      subscriptions: [
-        made.onDidChange((c) => {
-          lensChanged.fire();
-          if (c.reason === 'revision' || c.reason === 'disk') void review.refresh(c.file);
-        }),
-        made.onReview((e) => review.onEvent(e)),
-      ],
-    };
-    return made;
-  };
-  const disposePlans = () => {
-    for (const s of planWorkspace?.subscriptions ?? []) s.dispose();
-    planWorkspace?.plans.dispose();
-    planWorkspace = undefined;
-  };
-  store.addCallback(disposePlans);
+  // The workspace's plans, one owner for every surface and session.
+  const hostPlans = new HostPlans({
+    parts: () => ws(),
+    root: () => roots()[0]!,
+    plansDir: () => config.settings.plansDirectory,
+    verifier: () => verifier.get(),
+    log: (line) => log.warn(line),
+    onChange: (c) => {
+      lensChanged.fire();
+      if (c.reason === 'revision' || c.reason === 'disk') void review.refresh(c.file);
+    },
+    onReview: (e) => review.onEvent(e),
+  });
+  store.addCallback(() => hostPlans.dispose());
+  const plans = () => hostPlans.get();
   const verify = new VerifyService({
     get verifier() {
       return verifier.get();
@@ -383,6 +362,7 @@ export function composeHost(shared: SharedParts): Host {
       isPlanFile: (p) => ws().planFiles.isPlanFile(p),
       anyPlan: async () => (await ws().planFiles.newest()) !== undefined,
       lensesChanged: () => lensChanged.fire(),
+      planChanged: (file) => hostPlans.changedOnDisk(file),
       onPlansOnDisk: (any) => {
         plansOnDisk = any;
         refresh();

@@ -78,6 +78,7 @@ describe('plan-file watcher', () => {
     let plans = false;
     const seen: boolean[] = [];
     let lenses = 0;
+    const changed: string[] = [];
     const watch = watchPlanFiles({
       watcher: w.watcher,
       onDidChangeWorkspaceFolders: () => ({ dispose: () => undefined }),
@@ -85,6 +86,7 @@ describe('plan-file watcher', () => {
       isPlanFile: (p) => /\/\.vtcode\/plans\/[^/]+\.md$/.test(p) && !p.endsWith('.tasks.md'),
       anyPlan: async () => plans,
       lensesChanged: () => lenses++,
+      planChanged: (file) => changed.push(file),
       onPlansOnDisk: (any) => seen.push(any),
     });
     await watch.recheck();
@@ -95,8 +97,16 @@ describe('plan-file watcher', () => {
     w.emit('/ws/.vtcode/plans/1-a-b.md');
     w.emit('/ws/.vtcode/plans/1-a-b.history/002.md', 'create');
     await new Promise((r) => setImmediate(r));
+    w.emit('/ws/.vtcode/plans/1-a-b.tasks.md');
+    w.emit('/ws/notes/x.tasks.md');
+    await new Promise((r) => setImmediate(r));
     assert.equal(lenses, 2);
     assert.deepEqual(seen.slice(2), [true, true]);
+    assert.deepEqual(
+      changed,
+      ['/ws/.vtcode/plans/1-a-b.md', '/ws/.vtcode/plans/1-a-b.tasks.md'],
+      "a plan and its tracker file go to the plans' owner; a revision or another folder's file does not",
+    );
     folder = false;
     w.emit('/ws/.vtcode/plans/1-a-b.md');
     assert.equal(lenses, 2, 'no folder open: nothing is a plan');

@@ -1,6 +1,7 @@
 /**
  * Watches the workspace for plan files and their revisions: a created, changed or deleted plan
- * (or history entry) asks for the lenses again and rechecks whether any plan exists (the
+ * (or its tracker file) is handed to the plans' owner, which re-reads it; a plan or history entry
+ * asks for the lenses again and rechecks whether any plan exists (the
  * `planwise.hasPlan` context key), as does a change of workspace folders. Written against
  * structural copies of VS Code's watcher API.
  */
@@ -25,10 +26,13 @@ export interface PlanFileWatcherDeps {
   /** Whether any plan exists on disk now. */
   readonly anyPlan: () => Promise<boolean>;
   readonly lensesChanged: () => void;
+  /** A plan file or its tracker file (`<stem>.tasks.md`) was written: another tool may have changed it. */
+  readonly planChanged?: (file: string) => void;
   readonly onPlansOnDisk: (any: boolean) => void;
 }
 
 const REVISION = /\.history[\\/]\d+\.md$/;
+const TRACKER = /\.tasks\.md$/;
 
 export function watchPlanFiles(deps: PlanFileWatcherDeps): { dispose(): void; recheck(): Promise<void> } {
   const recheck = async () => {
@@ -41,7 +45,12 @@ export function watchPlanFiles(deps: PlanFileWatcherDeps): { dispose(): void; re
     deps.onPlansOnDisk(any);
   };
   const onChange = (uri: { fsPath: string }) => {
-    if (!deps.hasFolder() || !(deps.isPlanFile(uri.fsPath) || REVISION.test(uri.fsPath))) return;
+    if (!deps.hasFolder()) return;
+    const plan = deps.isPlanFile(uri.fsPath);
+    if (plan || (TRACKER.test(uri.fsPath) && deps.isPlanFile(uri.fsPath.replace(TRACKER, '.md')))) {
+      deps.planChanged?.(uri.fsPath);
+    }
+    if (!(plan || REVISION.test(uri.fsPath))) return;
     deps.lensesChanged();
     void recheck();
   };
