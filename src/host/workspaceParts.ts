@@ -4,7 +4,7 @@
  * plan files.
  */
 import * as vscode from 'vscode';
-import { accessSync, constants, promises as fsp, realpathSync, statSync } from 'node:fs';
+import { promises as fsp, realpathSync } from 'node:fs';
 import type { WorkspaceReader, WorkspaceWriter } from '../core/index';
 import { WorkspaceEditWriter } from './adapters/editWriter';
 import { ExcludingReader } from './adapters/filesExclude';
@@ -21,16 +21,6 @@ export interface WorkspaceParts {
   readonly writer: WorkspaceWriter;
   readonly editWriter: WorkspaceWriter;
   readonly planFiles: PlanFiles;
-}
-
-export function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class WorkspacePartsCache {

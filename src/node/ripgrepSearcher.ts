@@ -42,7 +42,8 @@ export function findRipgrep(env: Env = process.env): string | undefined {
   return undefined;
 }
 
-function isExecutableFile(path: string): boolean {
+/** A regular file this process may execute. */
+export function isExecutableFile(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
