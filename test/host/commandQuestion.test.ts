@@ -1,13 +1,13 @@
 /**
  * The VS Code host's side of rules §9 without VS Code: the command question ("Run Once", "Always
- * Allow…" adding an entry the person may edit to the allow-list), and the native gate's "approve
+ * Allow…" adding an entry the person may edit to the allow-list, "Don't Run"), and the native gate's "approve
  * the plan only / the plan and these commands" choice on the real engine the host builds.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { allowListProblems, type ApprovalDecision, type CommandAnswer } from '../../src/core/index';
 import type { ApprovalData } from '../../src/host/prompts/hostApprover';
-import { askCommandQuestion, type CommandQuestionUi } from '../../src/host/prompts/commandQuestion';
+import { askCommandQuestion, type CommandChoice, type CommandQuestionUi } from '../../src/host/prompts/commandQuestion';
 import { runNativeGate, type NativeGateUi } from '../../src/host/prompts/nativeGate';
 import { sse } from '../support/scriptedServer';
 import { planResponse } from '../support/sessionHarness';
@@ -15,12 +15,14 @@ import { startEngineHost, until, type EngineHost } from './engineHost';
 
 const COMMAND = 'npm run build -- --mode production';
 
-function questionUi(choice: 'once' | 'always' | undefined, entry?: string) {
+function questionUi(choice: CommandChoice | undefined, entry?: string) {
   const shown: string[] = [];
   const problems: (string | undefined)[] = [];
+  const offered: (readonly CommandChoice[])[] = [];
   const ui: CommandQuestionUi = {
-    choose: async (message, detail) => {
+    choose: async (message, detail, choices) => {
       shown.push(message, detail);
+      offered.push(choices);
       return choice;
     },
     entry: async (suggested, validate) => {
@@ -29,13 +31,13 @@ function questionUi(choice: 'once' | 'always' | undefined, entry?: string) {
       return entry;
     },
   };
-  return { ui, shown, problems };
+  return { ui, shown, problems, offered };
 }
 
-async function ask(choice: 'once' | 'always' | undefined, entry?: string) {
+async function ask(choice: CommandChoice | undefined, entry?: string, command = COMMAND) {
   const q = questionUi(choice, entry);
   const added: string[] = [];
-  const answer: CommandAnswer = await askCommandQuestion(COMMAND, "not read-only ('npm run'); no allow-list is set", {
+  const answer: CommandAnswer = await askCommandQuestion(command, "not read-only ('npm run'); no allow-list is set", {
     ui: q.ui,
     entryProblem: (e) => allowListProblems([e])[0]?.problem,
     addToAllowList: async (e) => void added.push(e),
@@ -49,11 +51,29 @@ describe('the command question in VS Code', () => {
     assert.equal(r.answer, true);
     assert.equal(r.shown[0], `Planwise wants to run:\n${COMMAND}`);
     assert.match(r.shown[1]!, /It needs your yes: not read-only/);
+    assert.deepEqual(r.offered, [['once', 'always', 'refuse']]);
     assert.deepEqual(r.added, []);
   });
 
-  it('Esc or Cancel is no', async () => {
+  it('"Don\'t Run" and Esc are no, and the question says the build agent is told', async () => {
+    const refused = await ask('refuse');
+    assert.equal(refused.answer, false);
+    assert.match(
+      refused.shown[1]!,
+      /"Don't Run" \(or Esc\) skips it, and the build agent is told you did not allow it\./,
+    );
+    assert.deepEqual(refused.added, []);
     assert.equal((await ask(undefined)).answer, false);
+  });
+
+  it("a command no allow-list entry can match (a chain, a pipe) is offered Run Once and Don't Run only", async () => {
+    for (const command of ['npm test && rm -rf dist', 'npm test | tee log.txt']) {
+      const r = await ask('once', undefined, command);
+      assert.deepEqual(r.offered, [['once', 'refuse']], command);
+      assert.match(r.shown[1]!, /cannot be always allowed: only one simple command can be on the allow-list/);
+      assert.doesNotMatch(r.shown[1]!, /Always Allow/);
+      assert.equal(r.answer, true);
+    }
   });
 
   it('"Always Allow…" offers the command, takes the prefix the person edits, and adds it to the allow-list', async () => {

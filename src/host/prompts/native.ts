@@ -19,7 +19,7 @@ import { confirmApproval, openCommentCount, runNativeGate, type NativeGateUi } f
 import { collectAnswers, grantMessage, questionItems, questionTitle } from './nativeModel';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';
-import type { CommandQuestionUi } from './commandQuestion';
+import { COMMAND_CHOICE_LABEL, type CommandQuestionUi } from './commandQuestion';
 
 type Offer = Parameters<PromptSurface['offerNative']>[1];
 
@@ -173,13 +173,18 @@ export class NativePrompts {
   }
 }
 
-/** The command question's UI calls in VS Code (`commandQuestion.ts`): a modal, then an input box. */
+/**
+ * The command question's UI calls in VS Code (`commandQuestion.ts`): a modal whose "Don't Run" is
+ * its close affordance (Esc answers it, and VS Code adds no Cancel), then an input box.
+ */
 export const vscodeCommandUi: CommandQuestionUi = {
-  choose: async (message, detail) => {
-    const once = 'Run Once';
-    const always = 'Always Allow…';
-    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, once, always);
-    return choice === once ? 'once' : choice === always ? 'always' : undefined;
+  choose: async (message, detail, choices) => {
+    const items = choices.map((choice) => ({
+      title: COMMAND_CHOICE_LABEL[choice],
+      choice,
+      isCloseAffordance: choice === 'refuse',
+    }));
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, ...items))?.choice;
   },
   entry: async (suggested, validate) =>
     await vscode.window.showInputBox({

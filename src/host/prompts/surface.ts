@@ -26,7 +26,7 @@ export interface PromptSurface {
   ): void;
   /**
    * A build-side command outside the gate and the allow-list (the agent's `run_command`, a verify
-   * command): a modal with the whole command, "Run Once" or "Always Allow…".
+   * command): a modal with the whole command, "Run Once", "Always Allow…" or "Don't Run".
    */
   confirmCommand(command: string, reason: string): Promise<CommandAnswer>;
   /** A build write outside the approved plan's scope: a modal with the three choices (Esc: stop and replan). */
