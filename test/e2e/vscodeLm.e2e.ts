@@ -122,8 +122,11 @@ describe('e2e: planwise.provider vscode-lm through VS Code’s Language Model AP
     while (userSettings()['planwise.planningModel'] !== 'scripted-lm' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
     }
-    // Building gets a model of its own.
+    // Building gets a model of its own. The picker opens on the model in use, marked as current.
     await wb.runCommand('Planwise: Select Model');
+    const focused = wb.page.locator(`${SELECTORS.quickInputRow}.focused`);
+    await focused.filter({ hasText: LM_ROW }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await focused.innerText(), /current: planning and building/);
     await pickQuickItem(wb, /Scripted LM \(build\)/);
     await pickQuickItem(wb, /^Building only/);
     while (userSettings()['planwise.buildModel'] !== 'scripted-lm-build' && Date.now() < deadline + 15_000) {

@@ -8,8 +8,9 @@ import type { ConfigService } from '../configService';
 import type { HostLog } from '../log';
 import { describeError } from '../log';
 import { listModels } from '../models';
-import type { ProviderKind } from '../config';
 import { vscodeLmModels } from '../adapters/vscodeLmProvider';
+import type { LmModelInfo } from '../adapters/vscodeLmModelClient';
+import { modelPickRows, type ModelPickRow } from './modelPicks';
 
 export interface SettingsCommandDeps {
   readonly keys: ApiKeyStore;
@@ -49,11 +50,7 @@ export async function clearApiKey(d: SettingsCommandDeps): Promise<void> {
   void vscode.window.showInformationMessage('Planwise: API key removed.');
 }
 
-interface ModelPick extends vscode.QuickPickItem {
-  readonly model?: string;
-  /** Where the model comes from; picking it sets `planwise.provider`. */
-  readonly provider?: ProviderKind;
-}
+type ModelPick = vscode.QuickPickItem & Omit<ModelPickRow, 'separator'>;
 
 export async function selectModel(d: SettingsCommandDeps): Promise<void> {
   const s = d.config.settings;
@@ -62,28 +59,18 @@ export async function selectModel(d: SettingsCommandDeps): Promise<void> {
   quickPick.placeholder = `Models at ${s.baseUrl} and VS Code's language models, or type a model name`;
   quickPick.busy = true;
   quickPick.show();
-  const typed = (): ModelPick[] =>
-    quickPick.value.trim() !== ''
-      ? [{ label: quickPick.value.trim(), description: 'use this name', model: quickPick.value.trim() }]
-      : [];
-  const role = (id: string, provider: ProviderKind) =>
-    provider !== s.provider
-      ? undefined
-      : id === s.planningModel
-        ? 'planning model'
-        : id === s.buildModel
-          ? 'build model'
-          : undefined;
-  let endpoint: ModelPick[] = [];
-  let lm: ModelPick[] = [];
+  let endpoint: string[] = [];
+  let lm: LmModelInfo[] = [];
   const refresh = () => {
-    const section = (label: string, items: ModelPick[]): ModelPick[] =>
-      items.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...items] : [];
-    quickPick.items = [
-      ...typed(),
-      ...section(`OpenAI-compatible: ${s.baseUrl}`, endpoint),
-      ...section('VS Code language models (no key)', lm),
-    ];
+    const { rows, active } = modelPickRows(s, { typed: quickPick.value, endpoint, lm });
+    const items = rows.map((r): ModelPick =>
+      r.separator ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : { ...r },
+    );
+    quickPick.items = items;
+    // The picker opens on the planning model in use (new items would make the first row active);
+    // while the person types, VS Code's own filtering decides.
+    const current = active && items[rows.indexOf(active)];
+    if (current && quickPick.value === '') quickPick.activeItems = [current];
   };
   quickPick.onDidChangeValue(refresh);
   let pending = 2;
@@ -93,10 +80,7 @@ export async function selectModel(d: SettingsCommandDeps): Promise<void> {
   };
   listModels(s.baseUrl, await d.keys.get()).then(
     ({ ids }) => {
-      endpoint = ids.map((id) => {
-        const r = role(id, 'openai-compatible');
-        return { label: id, ...(r ? { description: r } : {}), model: id, provider: 'openai-compatible' };
-      });
+      endpoint = ids;
       settle();
     },
     (err: unknown) => {
@@ -107,16 +91,7 @@ export async function selectModel(d: SettingsCommandDeps): Promise<void> {
   );
   vscodeLmModels().then(
     (models) => {
-      lm = models.map((m) => {
-        const r = role(m.id, 'vscode-lm');
-        return {
-          label: m.name,
-          description: [m.vendor, r].filter(Boolean).join(' · '),
-          detail: `${m.id} · ${m.maxInputTokens} input tokens`,
-          model: m.id,
-          provider: 'vscode-lm',
-        };
-      });
+      lm = models;
       settle();
     },
     (err: unknown) => {
