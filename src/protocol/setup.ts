@@ -29,10 +29,7 @@ export const SetupStateSchema = z.object({
   /** The endpoint is on this machine or a private network (it usually needs no key). */
   local: z.boolean(),
   hasKey: z.boolean(),
-  /**
-   * The card offers the key: for an endpoint off this machine, and for a local one that refused a
-   * request for want of a key (HTTP 401/403: a local proxy) or already has one stored.
-   */
+  /** The card offers the key: for every endpoint (optional on this machine), not for VS Code's models. */
   keyRow: z.boolean(),
   /** The endpoint's model list (Select Model), or why it could not be read. */
   models: z

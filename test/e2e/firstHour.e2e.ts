@@ -67,6 +67,10 @@ describe('e2e: the first hour (installed VSIX)', function () {
     const card = await panel.waitFor('[data-testid="setup-card"]', { text: 'Choose where models come from' });
     await widenSidebar(wb, 420);
     const frame = await panel.frame();
+    // The flags went out before the card: nothing is set up, so the header names no provider, and
+    // nothing the person did not choose has been tried.
+    assert.equal(await frame.locator('.pw-provider').count(), 0, 'the header names a provider nobody set up');
+    assert.equal(await card.locator('.pw-field-error, .pw-setup-test').count(), 0);
     await card.locator('select').selectOption('ollama');
     const url = card.getByLabel('Base URL');
     // Type as a person does, once the card has caught up: Ollama's URL prefilled before the URL is
@@ -83,11 +87,11 @@ describe('e2e: the first hour (installed VSIX)', function () {
     await card.locator('datalist option[value="scripted-model"]').waitFor({ state: 'attached', timeout: 15_000 });
     await card.getByRole('combobox', { name: /^Model/ }).fill('scripted-model');
     // The host judges the typed URL (loopback or not) and answers with the card's new state: wait
-    // for that answer, which takes the key row away, rather than reading the card before it came.
+    // for that answer, which makes the key optional, rather than reading the card before it came.
     await card
-      .locator('.pw-key-row')
-      .waitFor({ state: 'detached', timeout: 15_000 })
-      .catch(() => assert.fail('a key field is still asked for a loopback endpoint'));
+      .locator('.pw-key-row', { hasText: 'API key (optional)' })
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => assert.fail('the key is not optional for a loopback endpoint'));
     await frame.getByTestId('setup-test').click();
     await panel.waitFor('.pw-setup-test.pw-test-ok');
     await wb.screenshot('first-hour-1-setup-card');
@@ -155,7 +159,7 @@ describe('e2e: the first hour (installed VSIX)', function () {
     await (await panel.frame()).locator('.pw-feedback textarea').press('Escape');
   });
 
-  it('a 401 ends the turn with one error, Retry and Change provider; the key set, Retry sends the same request with it', async function () {
+  it('a 401 ends the turn with one error, Set API Key, Retry and Change provider; the key set from it, Retry sends the same request with it', async function () {
     assert.ok(wb);
     const task = 'Greet politely after a 401';
     const mark = model.mark();
@@ -177,6 +181,7 @@ describe('e2e: the first hour (installed VSIX)', function () {
       return copy.textContent ?? '';
     });
     assert.equal(onScreen.split('Incorrect API key provided').length - 1, 1, 'the 401 is told once');
+    await frame.getByTestId('notice-set-key').waitFor({ state: 'visible' });
     await frame.getByTestId('notice-retry').waitFor({ state: 'visible' });
     await frame.getByTestId('notice-change-provider').waitFor({ state: 'visible' });
     assert.equal(await frame.locator('.pw-user').filter({ hasText: task }).count(), 1, 'the task is in the transcript');
@@ -192,9 +197,10 @@ describe('e2e: the first hour (installed VSIX)', function () {
     assert.equal(model.since(mark).length, 1);
     await wb.screenshot('first-hour-5-401');
 
-    // The person sets the key (VS Code's password box) and presses Retry: the task is not retyped.
+    // The person sets the key from the error's Set API Key (VS Code's password box) and presses
+    // Retry: the task is not retyped.
     const key = 'sk-first-hour-e2e';
-    await setApiKey(wb, key);
+    await setApiKey(wb, key, () => frame.getByTestId('notice-set-key').click());
     model.push(planTurn(greetingPlan('Greet politely')));
     await (await panel.frame()).getByTestId('notice-retry').click();
     await panel.waitFor('.pw-gate', { text: 'Greet politely' });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, type PlanwiseSettings } from '../../src/host/config';
 import { KeyRefusedError } from '../../src/host/models';
+import { panelFlags } from '../../src/host/panel/flags';
 import { SetupService, choiceOf, providerLabel, setupNeeded } from '../../src/host/setup/setupService';
 import type { SetupState } from '../../src/protocol';
 
@@ -66,11 +67,58 @@ describe('setup card (host)', () => {
     assert.equal(providerLabel({ ...DEFAULT_SETTINGS, baseUrl: 'http://gpu-box:8000/v1' }).label, 'gpu-box:8000');
   });
 
-  it('Ollama: the URL is prefilled, no key is asked, the model list fills the picker, Test connection and Save', async () => {
+  it('the header names a provider only when one works: not the first-run defaults, nor an endpoint without its key', () => {
+    const flags = (over: Partial<PlanwiseSettings>, known: string[]) =>
+      panelFlags({
+        keys: { known, checked: true },
+        config: { settings: { ...DEFAULT_SETTINGS, ...over } },
+        trust: { trusted: true },
+      }).provider;
+    assert.equal(flags({}, []), undefined, 'OpenAI with no key is what nobody set up');
+    assert.equal(flags({ baseUrl: 'https://openrouter.ai/api/v1' }, []), undefined);
+    assert.equal(flags({ baseUrl: 'not a url' }, ['sk-test']), undefined);
+    assert.deepEqual(flags({}, ['sk-test']), { label: 'OpenAI', model: 'gpt-4.1' });
+    assert.deepEqual(flags({ baseUrl: 'http://localhost:11434/v1', planningModel: 'llama3.2' }, []), {
+      label: 'Ollama',
+      model: 'llama3.2',
+    });
+  });
+
+  it('on first run nothing is requested, so nothing fails, until the person acts', async () => {
+    const t = setup();
+    t.service.open('first-run');
+    await t.flush();
+    assert.deepEqual(t.listed, [], 'the defaults nobody chose are not tried');
+    assert.equal(t.last()!.models, null);
+    assert.equal(t.last()!.test, null);
+    // Opened again from the header or Change provider: the person asked, the list is read.
+    t.service.open('requested');
+    await t.flush();
+    assert.deepEqual(t.listed, ['https://api.openai.com/v1']);
+    assert.equal(t.last()!.models?.status, 'failed');
+    // Asked for by the person: read at once.
+    const r = setup();
+    r.service.open('requested');
+    await r.flush();
+    assert.deepEqual(r.listed, ['https://api.openai.com/v1']);
+  });
+
+  it('on first run a new key reads the list (the person acted)', async () => {
+    const t = setup({}, { hasKey: true, models: { 'https://api.openai.com/v1': ['gpt-4.1'] } });
+    t.service.open('first-run');
+    await t.flush();
+    assert.deepEqual(t.listed, []);
+    t.service.keyChanged();
+    await t.flush();
+    assert.deepEqual(t.last()!.models, { status: 'ready', ids: ['gpt-4.1'] });
+  });
+
+  it('Ollama: the URL is prefilled, the key is optional, the model list fills the picker, Test connection and Save', async () => {
     const t = setup({}, { models: { 'http://localhost:11434/v1': ['llama3.2', 'qwen2.5-coder:14b'] } });
     t.service.open('first-run');
     assert.equal(t.last()!.draft.choice, 'openai');
     assert.equal(t.last()!.local, false, 'OpenAI needs a key: the key row shows');
+    assert.equal(t.last()!.keyRow, true);
     await t.flush();
     t.service.edit({ ...t.last()!.draft, choice: 'ollama' });
     assert.deepEqual(t.last()!.draft, {
@@ -78,7 +126,8 @@ describe('setup card (host)', () => {
       baseUrl: 'http://localhost:11434/v1',
       model: 'qwen2.5-coder:14b',
     });
-    assert.equal(t.last()!.local, true, 'no key row for a loopback endpoint');
+    assert.equal(t.last()!.local, true, 'a loopback endpoint: the key is optional');
+    assert.equal(t.last()!.keyRow, true);
     await t.flush();
     assert.deepEqual(t.last()!.models, { status: 'ready', ids: ['llama3.2', 'qwen2.5-coder:14b'] });
     assert.deepEqual(t.listed.at(-1), 'http://localhost:11434/v1', 'no key is sent to a local server');
@@ -96,20 +145,19 @@ describe('setup card (host)', () => {
     assert.equal(t.last(), null, 'the card closes');
   });
 
-  it('a local endpoint that refuses for want of a key (a local proxy, after a 401): the card offers the key, and sends it once stored', async () => {
-    const url = 'http://localhost:4000/v1';
+  it('a local endpoint that needs a key (a local proxy): the card offers the key up front, and a 401 says so', async () => {
+    const url = 'http://127.0.0.1:4000/v1';
     const t = setup({ baseUrl: url }, { models: { [url]: ['proxy-model'] }, refusesWithoutKey: [url] });
     t.service.open('requested');
     assert.equal(t.last()!.local, true);
-    assert.equal(t.last()!.keyRow, false, 'a local endpoint is not asked for a key up front');
+    assert.equal(t.last()!.keyRow, true, 'the key row is there before any refusal');
     await t.flush();
+    assert.equal(t.listed.at(-1), url, 'no key is stored: none is sent');
     assert.equal(t.last()!.models?.status, 'failed');
-    assert.equal(t.last()!.keyRow, true, 'it refused for want of a key: the key row shows');
     await t.service.test(t.last()!.draft);
     assert.match(t.last()!.test!.text, /HTTP 401/);
-    assert.equal(t.last()!.keyRow, true);
-    // Another local endpoint that never refused is still not asked.
-    t.service.edit({ choice: 'other', baseUrl: 'http://localhost:11434/v1', model: 'm' });
+    // VS Code's models take no key.
+    t.service.edit({ choice: 'vscode-lm', baseUrl: '', model: '' });
     assert.equal(t.last()!.keyRow, false);
   });
 

@@ -15,22 +15,58 @@ const base: SetupState = {
 };
 
 describe('panel: setup card', () => {
-  it('shows on first run instead of the key banner, and the key row only for a remote endpoint', () => {
+  it('shows on first run instead of the key banner; the key row is there for every endpoint, optional on this machine', () => {
     const p = mountPanel({ state: { flags: { hasApiKey: false, keyRequired: true, trusted: true }, setup: base } });
     assert.ok(p.getByRole('heading', { name: /Choose where models come from/ }));
     assert.equal(p.queryByText(/No API key is set/), null, 'one prompt, not two');
     assert.ok(p.getByText('No key is stored.'));
     fireEvent.click(p.getByText('Set key…'));
     assert.deepEqual(p.sent('setApiKey'), [{ type: 'setApiKey' }]);
+    assert.ok(p.getByText('API key'));
+    // A loopback endpoint (a local proxy may need a key): the key is offered, as optional.
     p.update([
-      { op: 'setup.set', setup: { ...base, local: true, keyRow: false, draft: { ...base.draft, choice: 'ollama' } } },
+      { op: 'setup.set', setup: { ...base, local: true, keyRow: true, draft: { ...base.draft, choice: 'ollama' } } },
     ]);
-    assert.equal(p.queryByText('No key is stored.'), null, 'no key field for a loopback endpoint');
-    // A local endpoint that refused for want of a key (a local proxy): the host offers the key.
-    p.update([
-      { op: 'setup.set', setup: { ...base, local: true, keyRow: true, draft: { ...base.draft, choice: 'other' } } },
+    assert.ok(p.getByText('API key (optional)'));
+    assert.ok(p.getByText(/No key is stored\. Most servers on this machine need none/));
+    fireEvent.click(p.getByText('Set key…'));
+    assert.equal(p.sent('setApiKey').length, 2);
+    // VS Code's models take no key.
+    p.update([{ op: 'setup.set', setup: { ...base, local: true, keyRow: false } }]);
+    assert.equal(p.queryByText(/API key/), null);
+  });
+
+  it('says nothing is wrong with the URL until the person typed it or pressed Test connection or Save', () => {
+    const empty: SetupState = {
+      ...base,
+      draft: { choice: 'other', baseUrl: '', model: '' },
+      url: { ok: false, error: 'The base URL is empty; give the API root, such as http://localhost:11434/v1.' },
+    };
+    const p = mountPanel({ state: { setup: base } });
+    const url = () => p.getByLabelText(/^Base URL/) as HTMLInputElement;
+    fireEvent.change(p.getByRole('combobox', { name: 'Provider' }), { target: { value: 'other' } });
+    p.update([{ op: 'setup.set', setup: empty }]);
+    assert.equal(p.queryByText(/base URL is empty/), null, 'chosen, not typed: no error yet');
+    assert.equal(url().getAttribute('aria-invalid'), 'false');
+    assert.equal(p.container.querySelector('.pw-field-error'), null);
+    assert.ok(p.getByText("Type the address of the server's API, such as http://localhost:11434/v1"));
+    // Test connection with the field still empty: now it is wrong, and says why.
+    fireEvent.click(p.getByTestId('setup-test'));
+    assert.ok(p.getByText(/base URL is empty/));
+    assert.equal(url().getAttribute('aria-invalid'), 'true');
+    // Typing counts too (a fresh card).
+    p.unmount();
+    const q = mountPanel({ state: { setup: empty } });
+    assert.equal(q.queryByText(/base URL is empty/), null);
+    fireEvent.input(q.getByLabelText(/^Base URL/), { target: { value: 'ftp://x' } });
+    q.update([
+      {
+        op: 'setup.set',
+        setup: { ...empty, url: { ok: false, error: '"ftp://x" must start with http:// or https://.' } },
+      },
     ]);
-    assert.ok(p.getByText('No key is stored.'));
+    assert.ok(q.getByText('"ftp://x" must start with http:// or https://.'));
+    assert.ok(q.container.querySelector('.pw-field-error'));
   });
 
   it('posts each edit, Test connection and Save with the draft; shows the model list and the URL check', () => {

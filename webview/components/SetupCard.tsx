@@ -2,9 +2,10 @@
  * The setup card: where models come from. Choosing a provider prefills its base URL; the URL is
  * checked by the host on every edit (a URL without a scheme is completed, anything else says what
  * to type); the model picker lists the endpoint's models with free text as the fallback; the key
- * row shows for endpoints off this machine and for a local one that asked for a key (`keyRow`), and
- * the key is typed into VS Code's password box
- * (secret storage), never here.
+ * row shows for every endpoint (`keyRow`: optional on this machine, where most servers need none),
+ * and the key is typed into VS Code's password box (secret storage), never here. A problem with the
+ * URL shows once the person typed it or pressed Test connection or Save: a field nobody touched
+ * yet is not wrong.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PROVIDER_PRESETS, presetOf } from '../../src/protocol/presets';
@@ -20,6 +21,9 @@ export function SetupCard({ setup }: { setup: SetupState }) {
   // the URL and lists the models) but its answers never write the fields back: an answer to an
   // older edit arriving after more typing would put the old text back and lose what was typed.
   const [draft, setDraft] = useState<SetupDraft>(setup.draft);
+  // The person typed in the URL field (since the last provider choice), or pressed Test or Save.
+  const [urlTouched, setUrlTouched] = useState(false);
+  const [tried, setTried] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus({ preventScroll: true }), []);
   const edit = (patch: Partial<SetupDraft>) => {
@@ -27,10 +31,18 @@ export function SetupCard({ setup }: { setup: SetupState }) {
     const next = preset
       ? { choice: preset.choice, baseUrl: preset.baseUrl, model: preset.exampleModel }
       : { ...draft, ...patch };
+    if (preset) setUrlTouched(false);
     setDraft(next);
     post({ type: 'setupEdit', draft: next });
   };
   const lm = draft.choice === 'vscode-lm';
+  const urlError = !setup.url.ok && (urlTouched || tried) ? setup.url.error : undefined;
+  const urlNote = setup.url.ok
+    ? setup.url.completed
+      ? `Will use ${setup.url.url}`
+      : ''
+    : (urlError ??
+      (draft.baseUrl.trim() === '' ? "Type the address of the server's API, such as http://localhost:11434/v1" : ''));
   const models = setup.models;
   const listId = 'pw-setup-models';
   return (
@@ -61,12 +73,15 @@ export function SetupCard({ setup }: { setup: SetupState }) {
             spellcheck={false}
             placeholder="http://localhost:11434/v1"
             value={draft.baseUrl}
-            aria-invalid={!setup.url.ok}
+            aria-invalid={urlError !== undefined}
             aria-describedby="pw-setup-url-note"
-            onInput={(e) => edit({ baseUrl: (e.currentTarget as HTMLInputElement).value })}
+            onInput={(e) => {
+              setUrlTouched(true);
+              edit({ baseUrl: (e.currentTarget as HTMLInputElement).value });
+            }}
           />
-          <span id="pw-setup-url-note" class={`pw-field-note${setup.url.ok ? '' : ' pw-field-error'}`}>
-            {setup.url.ok ? (setup.url.completed ? `Will use ${setup.url.url}` : '') : setup.url.error}
+          <span id="pw-setup-url-note" class={`pw-field-note${urlError !== undefined ? ' pw-field-error' : ''}`}>
+            {urlNote}
           </span>
         </label>
       )}
@@ -95,8 +110,14 @@ export function SetupCard({ setup }: { setup: SetupState }) {
       </label>
       {!setup.keyRow ? null : (
         <div class="pw-field pw-key-row">
-          <span>API key</span>
-          <span class="pw-field-note">{setup.hasKey ? 'A key is stored in secret storage.' : 'No key is stored.'}</span>
+          <span>{setup.local ? 'API key (optional)' : 'API key'}</span>
+          <span class="pw-field-note">
+            {setup.hasKey
+              ? 'A key is stored in secret storage.'
+              : setup.local
+                ? 'No key is stored. Most servers on this machine need none; set one if yours asks for it.'
+                : 'No key is stored.'}
+          </span>
           <Button appearance="secondary" onClick={() => post({ type: 'setApiKey' })}>
             {setup.hasKey ? 'Change key…' : 'Set key…'}
           </Button>
@@ -109,10 +130,24 @@ export function SetupCard({ setup }: { setup: SetupState }) {
         </p>
       ) : null}
       <div class="pw-setup-actions">
-        <Button appearance="primary" testId="setup-save" onClick={() => post({ type: 'setupSave', draft })}>
+        <Button
+          appearance="primary"
+          testId="setup-save"
+          onClick={() => {
+            setTried(true);
+            post({ type: 'setupSave', draft });
+          }}
+        >
           Save
         </Button>
-        <Button appearance="secondary" testId="setup-test" onClick={() => post({ type: 'setupTest', draft })}>
+        <Button
+          appearance="secondary"
+          testId="setup-test"
+          onClick={() => {
+            setTried(true);
+            post({ type: 'setupTest', draft });
+          }}
+        >
           Test connection
         </Button>
         <Button appearance="secondary" onClick={() => post({ type: 'setupClose' })}>

@@ -7,7 +7,7 @@ import type { Flags } from '../../protocol';
 import { isLocalEndpoint } from '../config';
 import type { ConfigService } from '../configService';
 import type { ApiKeyStore } from '../secrets';
-import { providerLabel } from '../setup/setupService';
+import { providerLabel, setupNeeded } from '../setup/setupService';
 import type { TrustState } from '../trust';
 
 export interface FlagSources {
@@ -17,11 +17,14 @@ export interface FlagSources {
 }
 
 export function panelFlags({ keys, config, trust }: FlagSources): Flags {
+  const hasApiKey = keys.known.length > 0;
   return {
-    hasApiKey: keys.known.length > 0,
+    hasApiKey,
     keyChecked: keys.checked,
     keyRequired: config.settings.provider !== 'vscode-lm' && !isLocalEndpoint(config.settings.baseUrl),
     trusted: trust.trusted,
-    provider: providerLabel(config.settings),
+    // The header names a provider only when one works: not the defaults of a first run, nor an
+    // endpoint that needs a key nobody stored.
+    ...(setupNeeded(config.settings, hasApiKey) ? {} : { provider: providerLabel(config.settings) }),
   };
 }

@@ -3,14 +3,14 @@
  * request, checks the base URL on every edit, fills the model picker from the endpoint's list,
  * runs Test connection (one `GET /models`, the cheapest request an OpenAI-compatible server
  * answers) and writes the settings on Save. The key stays in secret storage: the card only learns
- * whether one is stored.
+ * whether one is stored. On first run nothing is requested until the person acts (a choice, an
+ * edit, Test connection, a key): the defaults nobody chose are not tried, so they cannot fail.
  */
 import type { ProviderChoice, ProviderLabel, SetupDraft, SetupState } from '../../protocol';
 import { presetOf, PROVIDER_PRESETS } from '../../protocol/presets';
 import { isPrivateHost, readEndpointUrl } from '../../node/endpointUrl';
 import { clause } from '../../node/messageText';
 import type { PlanwiseSettings } from '../config';
-import { KeyRefusedError } from '../models';
 
 export interface SetupDeps {
   settings(): PlanwiseSettings;
@@ -45,7 +45,7 @@ function safeHost(url: string): string | undefined {
   }
 }
 
-/** No working provider is configured: an endpoint that needs a key and has none. */
+/** No working provider is configured: an unusable URL, or an endpoint that needs a key and has none. */
 export function setupNeeded(s: PlanwiseSettings, hasKey: boolean): boolean {
   if (s.provider === 'vscode-lm') return false;
   const read = readEndpointUrl(s.baseUrl);
@@ -55,9 +55,9 @@ export function setupNeeded(s: PlanwiseSettings, hasKey: boolean): boolean {
 export class SetupService {
   private current: SetupState | null = null;
   private listedFor: string | undefined;
-  /** Endpoints that refused a request for want of a key: the card offers the key for them too. */
-  private readonly askedForKey = new Set<string>();
   private generation = 0;
+  /** The person did something in the card (or asked for it): the model list may be read. */
+  private acted = false;
 
   constructor(private readonly deps: SetupDeps) {}
 
@@ -69,6 +69,7 @@ export class SetupService {
   open(reason: SetupState['reason']): void {
     if (this.current) {
       this.set({ ...this.current, reason: this.current.reason === 'first-run' ? 'first-run' : reason });
+      if (reason === 'requested') this.act();
       return;
     }
     const s = this.deps.settings();
@@ -78,6 +79,7 @@ export class SetupService {
       model: s.planningModel,
     };
     this.listedFor = undefined;
+    this.acted = reason === 'requested';
     this.set({ reason, ...this.derive(draft), models: null, test: null });
     void this.refreshModels();
   }
@@ -91,6 +93,7 @@ export class SetupService {
   /** The key changed (Set API Key from the card): the card says so. */
   keyChanged(): void {
     if (this.current) {
+      this.acted = true;
       this.set({ ...this.current, hasKey: this.deps.hasKey() });
       void this.refreshModels(true);
     }
@@ -98,6 +101,7 @@ export class SetupService {
 
   edit(draft: SetupDraft): void {
     if (!this.current) return;
+    this.acted = true;
     const before = this.current.draft;
     // A new choice prefills its URL (and an example model until the list arrives).
     if (draft.choice !== before.choice) {
@@ -110,6 +114,7 @@ export class SetupService {
 
   async test(draft: SetupDraft): Promise<void> {
     if (!this.current) return;
+    this.act();
     this.set({ ...this.current, ...this.derive(draft), test: { status: 'running', text: 'Testing the connection…' } });
     const gen = this.generation;
     const text = await this.tryConnection(this.current.draft);
@@ -120,6 +125,7 @@ export class SetupService {
   /** Writes the settings; false (and the card says why) when the draft cannot be used. */
   async save(draft: SetupDraft): Promise<boolean> {
     if (!this.current) return false;
+    this.act();
     const derived = this.derive(draft);
     const preset = presetOf(draft.choice);
     const problem =
@@ -146,9 +152,9 @@ export class SetupService {
       ? { ok: true as const, url: read.url, completed: read.completed }
       : { ok: false as const, error: read.error };
     const local = lm || (read.ok && isPrivateHost(new URL(read.url).hostname));
-    const hasKey = this.deps.hasKey();
-    const keyRow = !lm && (!local || hasKey || (read.ok && this.askedForKey.has(read.url)));
-    return { draft, url, local, hasKey, keyRow };
+    // Every endpoint may take a key: one off this machine needs it, one on it (a local proxy, a
+    // server started with a key) may ask for it.
+    return { draft, url, local, hasKey: this.deps.hasKey(), keyRow: !lm };
   }
 
   /** The key to send: always off this machine; to a local endpoint only when one is stored. */
@@ -156,11 +162,11 @@ export class SetupService {
     return local && !this.deps.hasKey() ? undefined : this.deps.apiKey();
   }
 
-  /** An endpoint refused for want of a key: from now on the card offers the key for it. */
-  private refusedKey(url: string, err: unknown): void {
-    if (!(err instanceof KeyRefusedError) || this.askedForKey.has(url)) return;
-    this.askedForKey.add(url);
-    if (this.current) this.set({ ...this.current, ...this.derive(this.current.draft) });
+  /** The person acted: from now on the card reads the endpoint's model list. */
+  private act(): void {
+    if (this.acted) return;
+    this.acted = true;
+    void this.refreshModels();
   }
 
   private set(state: SetupState): void {
@@ -171,7 +177,7 @@ export class SetupService {
   /** The model picker's list for the draft's endpoint; read again only when the endpoint changed. */
   private async refreshModels(force = false): Promise<void> {
     const c = this.current;
-    if (!c) return;
+    if (!c || !this.acted) return;
     const lm = presetOf(c.draft.choice).provider === 'vscode-lm';
     const target = lm ? 'vscode-lm' : c.url.ok ? c.url.url : undefined;
     if (target === undefined || (!force && target === this.listedFor)) return;
@@ -185,7 +191,6 @@ export class SetupService {
         : (await this.deps.listModels(target, await this.keyFor(c.local))).ids;
       models = { status: 'ready', ids };
     } catch (err) {
-      this.refusedKey(target, err);
       models = { status: 'failed', ids: [], error: err instanceof Error ? err.message : String(err) };
     }
     if (gen !== this.generation || !this.current) return;
@@ -211,16 +216,11 @@ export class SetupService {
       const read = readEndpointUrl(draft.baseUrl);
       if (!read.ok) return { status: 'failed', text: read.error };
       const local = isPrivateHost(new URL(read.url).hostname);
-      try {
-        const { ids } = await this.deps.listModels(read.url, await this.keyFor(local));
-        return {
-          status: 'ok',
-          text: `Connected to ${read.url}: it offers ${ids.length} model${ids.length === 1 ? '' : 's'}.${this.modelNote(draft.model, ids)}`,
-        };
-      } catch (err) {
-        this.refusedKey(read.url, err);
-        throw err;
-      }
+      const { ids } = await this.deps.listModels(read.url, await this.keyFor(local));
+      return {
+        status: 'ok',
+        text: `Connected to ${read.url}: it offers ${ids.length} model${ids.length === 1 ? '' : 's'}.${this.modelNote(draft.model, ids)}`,
+      };
     } catch (err) {
       return { status: 'failed', text: `${clause(err instanceof Error ? err.message : String(err))}.` };
     }
