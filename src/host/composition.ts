@@ -90,7 +90,7 @@ export function composeHost(shared: SharedParts): Host {
 
   // ---- panel state, prompts -----------------------------------------------------------------
   const flags = () => panelFlags({ keys, config, trust });
-  const translator = new EventTranslator({ relativePath });
+  const translator = new EventTranslator({ relativePath, takesKey: () => config.settings.provider !== 'vscode-lm' });
   const pending = new PendingRequests();
   store.addCallback(() => pending.closeAll('Planwise is shutting down'));
   // `panel` and `controller` are built below; these closures run only after that.

@@ -101,8 +101,11 @@ export const PlanItemSchema = z.object({
   /** Absent while streaming (and in archives from before it existed): the card shows the markdown. */
   view: PlanViewSchema.optional(),
 });
-/** What a failed request's notice offers: send the person's message again, or open the provider setup. */
-export const NoticeActionSchema = z.enum(['retry', 'changeProvider']);
+/**
+ * What a failed request's notice offers: send the person's message again, open the provider setup,
+ * or set the API key (the endpoint refused the key, or asked for one).
+ */
+export const NoticeActionSchema = z.enum(['retry', 'changeProvider', 'setApiKey']);
 export const NoticeItemSchema = z.object({
   id,
   kind: z.literal('notice'),

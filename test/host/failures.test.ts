@@ -42,7 +42,7 @@ describe('failures end cleanly', () => {
     const errors = errorsOf(s);
     assert.equal(errors.length, 1, 'the error is shown once');
     assert.match(errors[0]!.text, /\(401: Incorrect API key provided\)\. Set the API key/);
-    assert.deepEqual(errors[0]!.actions, ['retry', 'changeProvider']);
+    assert.deepEqual(errors[0]!.actions, ['setApiKey', 'retry', 'changeProvider'], 'a refused key: Set API Key first');
     assert.equal(s.lifecycle.busy, false, 'nothing stays busy');
     assert.equal(h.controller.isBusy, false);
 

@@ -2,15 +2,23 @@ import assert from 'node:assert/strict';
 import { EventBus } from '../../src/core/events/bus';
 import type { ThreadEvent, ThreadEventBody } from '../../src/core/events/types';
 import { EventTranslator, summariseArgs, toBudget } from '../../src/host/panel/translate';
-import { applyOps, emptyViewState, DeltaOpSchema, type DeltaOp, type ViewState } from '../../src/protocol';
+import {
+  applyOps,
+  emptyViewState,
+  DeltaOpSchema,
+  type DeltaOp,
+  type NoticeItem,
+  type ViewState,
+} from '../../src/protocol';
 
 const ROOT = '/ws';
 
 /** Feeds engine events through the translator and the shared reducer, like the panel does. */
-function harness() {
+function harness(takesKey?: () => boolean) {
   const bus = new EventBus(() => 1_700_000_000_000);
   const translator = new EventTranslator({
     relativePath: (p) => (p.startsWith(`${ROOT}/`) ? p.slice(ROOT.length + 1) : p),
+    ...(takesKey ? { takesKey } : {}),
   });
   let state: ViewState = emptyViewState();
   const allOps: DeltaOp[] = [];
@@ -306,6 +314,21 @@ describe('engine events → panel deltas', () => {
         actions: ['retry', 'changeProvider'],
       });
     }
+  });
+
+  it('a refused or missing key (the engine says auth) offers Set API Key first, unless the provider takes no key', () => {
+    const auth = { type: 'error', message: 'The model endpoint refused the key (401).', recoverable: true } as const;
+    const actions = (h: ReturnType<typeof harness>) => (h.state.transcript.at(-1) as NoticeItem).actions;
+    const endpoint = harness(() => true);
+    endpoint.emit({ ...auth, kind: 'auth' });
+    assert.deepEqual(actions(endpoint), ['setApiKey', 'retry', 'changeProvider']);
+    const other = harness(() => true);
+    other.emit({ ...auth, kind: 'unreachable' });
+    assert.deepEqual(actions(other), ['retry', 'changeProvider']);
+    // VS Code's models refuse with consent, not a key.
+    const lm = harness(() => false);
+    lm.emit({ ...auth, kind: 'auth' });
+    assert.deepEqual(actions(lm), ['retry', 'changeProvider']);
   });
 
   it('summarises answered questions as one notice', () => {

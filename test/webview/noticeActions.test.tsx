@@ -38,4 +38,30 @@ describe('panel: a failed request', () => {
     assert.equal(p.queryByTestId('notice-retry'), null, 'a used Retry is gone');
     assert.equal(p.getByRole('textbox', { name: 'Message Planwise' }).hasAttribute('disabled'), false);
   });
+
+  it('a refused key offers Set API Key first; it asks the host for the key, and Retry stays', () => {
+    const p = mountPanel();
+    p.update([
+      {
+        op: 'item.add',
+        item: {
+          id: 'e1',
+          kind: 'notice',
+          level: 'error',
+          text: 'The model endpoint http://127.0.0.1:4000/v1 requires an API key and none is set (401: no key).',
+          actions: ['setApiKey', 'retry', 'changeProvider'],
+        },
+      },
+    ]);
+    const buttons = [...p.container.querySelectorAll('.pw-notice-actions [data-testid]')];
+    assert.deepEqual(
+      buttons.map((b) => b.getAttribute('data-testid')),
+      ['notice-set-key', 'notice-retry', 'notice-change-provider'],
+    );
+    const look = (b: Element) => (b as Element & { appearance?: string }).appearance ?? b.getAttribute('appearance');
+    assert.deepEqual(buttons.map(look), ['primary', 'secondary', 'secondary'], 'Set API Key is the primary button');
+    fireEvent.click(p.getByTestId('notice-set-key'));
+    assert.deepEqual(p.sent('setApiKey'), [{ type: 'setApiKey' }]);
+    assert.deepEqual(p.sent('retry'), []);
+  });
 });

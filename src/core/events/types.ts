@@ -6,6 +6,7 @@
 import type { ApprovalDecision, InterviewQuestion, InterviewAnswer } from '../lifecycle/ports';
 import type { Usage } from '../agent/model';
 import type { ModelEventBody } from './modelEvents';
+import type { ModelErrorKind } from '../agent/model';
 import type { ReviewEventBody } from './reviewEvents';
 import type { InstructionEventBody } from './instructionEvents';
 import type { VerifyStatus } from '../verify/verifier';
@@ -284,7 +285,13 @@ export type ThreadEventBody =
   | { readonly type: 'progress'; readonly message: string }
   | { readonly type: 'turn.completed'; readonly turn_id: string; readonly usage: Usage }
   | { readonly type: 'thread.completed'; readonly thread_id: string }
-  | { readonly type: 'error'; readonly message: string; readonly recoverable: boolean }
+  | {
+      readonly type: 'error';
+      readonly message: string;
+      readonly recoverable: boolean;
+      /** What failed, when it was the model request (`auth`: the endpoint refused the key, or asked for one). */
+      readonly kind?: ModelErrorKind;
+    }
   /** The person stopped the run (Stop, Ctrl-C): nothing failed and there is nothing to fix. */
   | { readonly type: 'run.stopped'; readonly what: 'planning' | 'build' }
   | ModelEventBody

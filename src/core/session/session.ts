@@ -4,7 +4,7 @@
  * at the gate map to decisions, "stay" always wins, and anything that is not a clear decision is
  * treated as revision feedback, never as approval.
  */
-import type { ChatMessage } from '../agent/model';
+import { ModelError, type ChatMessage } from '../agent/model';
 import { EventBus } from '../events/bus';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
@@ -239,7 +239,12 @@ class PlanwiseSession implements Session {
       // so the next window brings the session back as interrupted rather than failed.
       if (this.disposed) return { kind: 'cancelled' };
       if (this.stopRequested) return this.stoppedRun();
-      this.bus.emit({ type: 'error', message, recoverable: true });
+      this.bus.emit({
+        type: 'error',
+        message,
+        recoverable: true,
+        ...(err instanceof ModelError ? { kind: err.kind } : {}),
+      });
       // The turn is over: back to idle, or to the gate the revision came from (never "planning").
       // A non-interactive run keeps planning active, so `planwise resume <id> "…"` continues it.
       if (this.config.interactive !== false) this.core.lifecycle({ type: 'turn_failed' });

@@ -4,7 +4,7 @@
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
 import type { ItemPayload, ThreadEvent } from '../../core/index';
-import type { DeltaOp, HandoffStep, Lifecycle, TranscriptItem } from '../../protocol';
+import type { DeltaOp, HandoffStep, Lifecycle, NoticeAction, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';
 import { toInstructionsItem } from './instructionsItem';
@@ -25,6 +25,8 @@ export { compactedText, noticeId, retryText } from './eventText';
 export interface TranslateContext {
   /** Workspace-relative form of an absolute path (unchanged when outside every root). */
   relativePath(path: string): string;
+  /** The provider in use takes an API key (an endpoint does; VS Code's models do not). Default: yes. */
+  takesKey?(): boolean;
 }
 
 const KIND_OF: Record<ItemPayload['kind'], Kind | undefined> = {
@@ -198,7 +200,10 @@ export class EventTranslator {
         // The run that failed has ended: one notice, inline, with what the person can do next.
         const id = noticeId(event.seq);
         this.known.set(id, 'notice');
-        const item = { id, kind: 'notice', level: 'error', text: event.message, actions: ['retry', 'changeProvider'] };
+        // A refused or missing key: the card offers to set it first.
+        const key = event.kind === 'auth' && this.ctx.takesKey?.() !== false;
+        const actions: NoticeAction[] = key ? ['setApiKey', 'retry', 'changeProvider'] : ['retry', 'changeProvider'];
+        const item = { id, kind: 'notice', level: 'error', text: event.message, actions };
         return [...this.endPlanStreams(), { op: 'item.add', item } as DeltaOp, ...this.setLifecycle({ busy: false })];
       }
     }

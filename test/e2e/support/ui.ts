@@ -368,9 +368,16 @@ export function readAll(files: readonly string[]): string {
   return files.map((f) => readFileSync(f, 'utf8')).join('\n');
 }
 
-/** "Planwise: Set API Key" with `key` typed into its password box; waits for the confirmation. */
-export async function setApiKey(wb: Workbench, key: string): Promise<void> {
-  await wb.runCommand('Planwise: Set API Key');
+/**
+ * "Planwise: Set API Key" with `key` typed into its password box, opened by `open` (by default from
+ * the palette); waits for the confirmation.
+ */
+export async function setApiKey(
+  wb: Workbench,
+  key: string,
+  open: () => Promise<void> = () => wb.runCommand('Planwise: Set API Key'),
+): Promise<void> {
+  await open();
   const box = wb.page.locator(SELECTORS.quickInputBox);
   await box.waitFor({ state: 'visible', timeout: 30_000 });
   if ((await box.getAttribute('type')) !== 'password') throw new Error('the API key box is not a password box');
