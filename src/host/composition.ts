@@ -33,7 +33,7 @@ import { panelFlags } from './panel/flags';
 import type { PanelHub } from './panel/hub';
 import type { PanelParts } from './panel/parts';
 import { createRouter, type MessageRouter } from './panel/router';
-import { EventTranslator, noticeId } from './panel/translate';
+import { EventTranslator } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
 import { regate } from './prompts/regate';
 import { HostInterviewer } from './prompts/hostInterviewer';
@@ -248,7 +248,11 @@ export function composeHost(shared: SharedParts): Host {
     flags,
     log,
     onEvent: (e) => {
-      if (e.type === 'model.retrying') countdown.attachNotice(noticeId(e.seq));
+      // The countdown patches the notice of this request's retries (one per request, however many).
+      if (e.type === 'model.retrying') {
+        const notice = translator.retryNotice;
+        if (notice !== undefined) countdown.attachNotice(notice);
+      }
       // The gate announced again while it is open (the person's edit of the plan, a review change):
       // the panel and the native prompts show the new card.
       if (e.type === 'plan.approval.requested') {

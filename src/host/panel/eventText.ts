@@ -64,6 +64,26 @@ export function retryText(waitMs: number, attempt: number, maxAttempts: number, 
   return `Retrying in ${wait} (attempt ${attempt} of ${maxAttempts}): ${reason}. Stop cancels the wait.`;
 }
 
+/** How one request's retries ended: it went through, failed for good, was stopped, or was cut off. */
+export type RetryEnd = 'answered' | 'failed' | 'stopped' | 'interrupted';
+
+/**
+ * The retry notice once its request is over, in the past tense: nothing in it counts down.
+ * `attempt` is the last attempt announced (2 for the first retry).
+ */
+export function retrySettledText(end: RetryEnd, attempt: number, maxAttempts: number, reason: string): string {
+  switch (end) {
+    case 'answered':
+      return `The model answered on attempt ${attempt} of ${maxAttempts} (before that: ${reason}).`;
+    case 'failed':
+      return `Sent the request ${attempt} times; it did not go through.`;
+    case 'stopped':
+      return `Stopped while retrying (attempt ${attempt} of ${maxAttempts}): ${reason}.`;
+    case 'interrupted':
+      return `Interrupted while retrying (attempt ${attempt} of ${maxAttempts}): ${reason}.`;
+  }
+}
+
 /** What a compaction did, in one line for the transcript. */
 export function compactedText(e: Extract<ThreadEvent, { type: 'context.compacted' }>): string {
   const k = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));

@@ -15,8 +15,8 @@ import {
   freshContextText,
   interviewLines,
   noticeId,
-  retryText,
 } from './eventText';
+import { RetryNotice } from './retryNotice';
 import { patchOf, toPlanView, type Kind } from './itemShape';
 
 export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
@@ -49,6 +49,8 @@ export class EventTranslator {
   private readonly planOfTurn = new Map<string, string>();
   private lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false };
   private handoff: HandoffStep[] | undefined;
+  /** The notice of a request's retries while they last. */
+  private readonly retry = new RetryNotice();
   private planCount = 0;
   /** Texts the host already showed as user items, waiting for the engine's own copy. */
   private readonly echoes: { id: string; text: string }[] = [];
@@ -66,13 +68,18 @@ export class EventTranslator {
     this.planOfTurn.clear();
     this.lifecycle = lifecycle;
     this.handoff = undefined;
+    this.retry.reset();
     this.echoes.length = 0;
   }
 
-  /** The lifecycle as the host knows it now (after a resume, nothing is running). */
+  /**
+   * The lifecycle as the host knows it now (after a resume, nothing is running). Retries that
+   * were under way when the run ended (an archive cut off mid-wait) are over.
+   */
   syncLifecycle(lifecycle: Lifecycle): DeltaOp[] {
     this.handoff = undefined;
-    return this.setLifecycle(lifecycle);
+    const settled = lifecycle.busy ? [] : this.retry.settle('interrupted');
+    return [...settled, ...this.setLifecycle(lifecycle)];
   }
 
   /**
@@ -91,7 +98,21 @@ export class EventTranslator {
     if (this.echoes.length > 20) this.echoes.shift();
   }
 
+  /** The id of the notice of the retries under way, which the countdown patches. */
+  get retryNotice(): string | undefined {
+    return this.retry.id;
+  }
+
   translate(event: ThreadEvent): DeltaOp[] {
+    // Whatever follows a request's retries ends them: the next output (it went through), the
+    // error (it failed for good) or the person's Stop.
+    const end = this.retry.id !== undefined ? RetryNotice.endOf(event) : undefined;
+    const settled = end ? this.retry.settle(end) : [];
+    const ops = this.translateEvent(event);
+    return settled.length > 0 ? [...settled, ...ops] : ops;
+  }
+
+  private translateEvent(event: ThreadEvent): DeltaOp[] {
     switch (event.type) {
       case 'thread.started':
         return this.setLifecycle({ mode: event.mode, busy: true });
@@ -154,9 +175,8 @@ export class EventTranslator {
       case 'progress':
         return this.progress(event.message);
       case 'model.retrying':
-        return [
-          this.notice(event.seq, 'warning', retryText(event.wait_ms, event.attempt, event.max_attempts, event.reason)),
-        ];
+        // One request's retries are one notice, updated in place.
+        return this.retry.announce(event, (id) => this.known.set(id, 'notice'));
       case 'context.compacted':
         return [this.notice(event.seq, 'info', compactedText(event))];
       case 'plan.execution.completed': {
