@@ -2,7 +2,8 @@
  * WCAG AA contrast, measured in real Chromium from computed colours (not by eye) in the four
  * themes: every text at least 4.5:1 against what is really behind it, and chips and badges at
  * least 3:1, through every recorded scene of a session plus the setup card, a failed request and
- * the build's final card.
+ * the build's final card; in the high contrast themes, the selected Plan/Build mode is told by an
+ * outline and its weight, not by colour alone.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -106,6 +107,76 @@ describe('contrast in the four themes (Chromium)', function () {
     await browser?.close();
     await server?.close();
   });
+
+  for (const theme of ['hc', 'hcLight'] as Theme[]) {
+    it(`the selected Plan/Build mode shows by more than colour (${theme})`, async () => {
+      const page = await browser.newPage({ viewport: { width: 300, height: 600 } });
+      await page.addInitScript({ path: join(__dirname, 'harness', 'harness.js') });
+      await page.addInitScript('window.__name = (f) => f');
+      await page.goto(`${server.origin}/?theme=${theme}`);
+      await page.waitForFunction(() =>
+        (window as never as { __harness: { posted: { type: string }[] } }).__harness.posted.some(
+          (m) => m.type === 'ready',
+        ),
+      );
+      const deliver = (m: unknown[]) =>
+        page.evaluate(
+          (x) => (window as never as { __harness: { deliver(y: unknown[]): void } }).__harness.deliver(x),
+          m,
+        );
+      /** Each mode button: pressed or not, its outline (width, contrast against what is behind), its weight. */
+      const modes = () =>
+        page.evaluate(() => {
+          const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+          const lum = (c: number[]) =>
+            c
+              .map((v) => v / 255)
+              .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+              .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+          const ratio = (a: number[], b: number[]) => {
+            const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+            return (x! + 0.05) / (y! + 0.05);
+          };
+          const clear = (c: string) => c === 'transparent' || /rgba\(.*,\s*0\)$/.test(c);
+          /** The first fill behind `el`, itself included. */
+          const behind = (el: Element | null): string => {
+            for (let e = el; e; e = e.parentElement) {
+              const c = getComputedStyle(e).backgroundColor;
+              if (!clear(c)) return c;
+            }
+            return getComputedStyle(document.documentElement).backgroundColor;
+          };
+          return [...document.querySelectorAll('.pw-mode')].map((b) => {
+            const s = getComputedStyle(b);
+            const fill = behind(b);
+            const width = s.outlineStyle === 'none' ? 0 : Number.parseFloat(s.outlineWidth);
+            return {
+              label: b.textContent,
+              pressed: b.getAttribute('aria-pressed'),
+              outline: width,
+              edge: width > 0 ? Number(ratio(rgb(s.outlineColor), rgb(fill)).toFixed(2)) : 0,
+              weight: Number(s.fontWeight),
+            };
+          });
+        });
+      for (const mode of ['plan', 'build'] as const) {
+        const state: ViewState = { ...emptyViewState(), lifecycle: { state: 'idle', mode, busy: false } };
+        await deliver([{ type: 'snapshot', seq: 1, state }]);
+        await page.waitForFunction(
+          (m) => document.querySelector('.pw-mode[aria-pressed="true"]')?.textContent === m,
+          mode === 'plan' ? 'Plan' : 'Build',
+        );
+        const [on, off] = (await modes()).sort((a, b) => (a.pressed === 'true' ? -1 : b.pressed === 'true' ? 1 : 0));
+        assert.equal(on!.pressed, 'true', JSON.stringify(on));
+        assert.equal(off!.pressed, 'false');
+        assert.equal(off!.outline, 0, `the mode not selected has no outline: ${JSON.stringify(off)}`);
+        assert.ok(on!.outline >= 1, `the selected mode has an outline: ${JSON.stringify(on)}`);
+        assert.ok(on!.edge >= 3, `its outline stands out at least 3:1: ${JSON.stringify(on)}`);
+        assert.ok(on!.weight > off!.weight, `and a heavier label: ${JSON.stringify([on, off])}`);
+      }
+      await page.close();
+    });
+  }
 
   for (const theme of ['dark', 'light', 'hc', 'hcLight'] as Theme[]) {
     it(`text >= 4.5:1 and chips >= 3:1 in every scene (${theme})`, async () => {
