@@ -125,7 +125,7 @@ export class SetupService {
   /** Writes the settings; false (and the card says why) when the draft cannot be used. */
   async save(draft: SetupDraft): Promise<boolean> {
     if (!this.current) return false;
-    this.act();
+    this.acted = true;
     const derived = this.derive(draft);
     const preset = presetOf(draft.choice);
     const problem =
