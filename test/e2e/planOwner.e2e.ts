@@ -22,7 +22,7 @@ import {
 import { endScenario, screenshotOnFailure } from './support/artifacts';
 
 const PASS = 'node -e "process.exit(0)"';
-const CHECK = 'confirm the two module reads well';
+const CHECK = 'confirm the two module shows 20 when called';
 const CLI = resolve(__dirname, '../../dist/cli.cjs');
 
 const PLAN = `# One and two
