@@ -33,6 +33,7 @@ import { Printer } from './render/printer';
 import { makeRedactor, type Redactor } from './render/redact';
 import { colorEnabled, makeStyle, type Style } from './render/style';
 import { TranscriptRenderer } from './render/transcript';
+import { PlansOnScreen } from './render/plan';
 
 /** The flags `plan` and `resume` share (parsed by `parseRunFlags` in commands/plan.ts). */
 export interface RunFlags {
@@ -133,6 +134,18 @@ export function resolveModelSettings(
   };
 }
 
+/**
+ * What a 401 tells the person to set on the command line: the variable the key is read from, and
+ * where the endpoint comes from, should the key be right and the endpoint wrong.
+ */
+export function cliAuthAdvice(apiKeyEnv: string | undefined): string {
+  const key =
+    apiKeyEnv === undefined
+      ? 'Put the API key in the environment variable OPENAI_API_KEY (or name another variable with --api-key-env NAME)'
+      : `Put the API key in the environment variable ${apiKeyEnv} (named by --api-key-env)`;
+  return `${key}, or choose another endpoint with --base-url URL (or OPENAI_BASE_URL), then run again.`;
+}
+
 /** Session archives live beside the plans, one `<id>.jsonl` each. */
 import { SESSIONS_DIR } from './builds';
 
@@ -218,7 +231,13 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
 
   let detach!: (planFile: string) => void;
   const detached = new Promise<string>((resolve) => (detach = resolve));
-  const hooks = { onDetach: (f: string) => detach(f), shown };
+  // The gate does not print again the steps of a plan the transcript just printed whole.
+  const plansOnScreen = json ? undefined : new PlansOnScreen();
+  const hooks = {
+    onDetach: (f: string) => detach(f),
+    shown,
+    planOnScreen: (f: string, revision: number) => plansOnScreen?.has(f, revision) ?? false,
+  };
   let input: LineInput | undefined;
   let interviewer: Interviewer;
   let approver: Approver;
@@ -254,6 +273,7 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
       maxRetries: settings.maxRetries,
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
+      authAdvice: cliAuthAdvice(flags.apiKeyEnv),
       ...(log ? { log } : {}),
     }),
     clock: systemClock,
@@ -296,7 +316,9 @@ export function composeRun(flags: RunFlags, io: CliIO): CliRun | { readonly erro
     redact,
     shown,
     attach(session) {
-      const renderer = json ? new JsonRenderer(io.stdout, redact) : new TranscriptRenderer(ui, style, shown);
+      const renderer = json
+        ? new JsonRenderer(io.stdout, redact)
+        : new TranscriptRenderer(ui, style, shown, plansOnScreen);
       session.bus.on((e) => renderer.handle(e));
     },
     close() {

@@ -64,6 +64,11 @@ export interface OpenAIModelClientOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The clock for `Retry-After` dates and timeouts (tests pass a fake one). */
   readonly now?: () => number;
+  /**
+   * The sentence ending a 401 (or a rejected key) message: what to set, in the host's words
+   * (default: "Set the API key for this endpoint and try again.").
+   */
+  readonly authAdvice?: string;
   /** Makes ids for tool calls the provider sent without one. */
   readonly newToolCallId?: (ordinal: number) => string;
 }
@@ -118,6 +123,7 @@ export class OpenAIModelClient implements ModelClient {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly hasApiKey: boolean;
+  private readonly authAdvice: string | undefined;
   private readonly badBaseURL: string | undefined;
   /** Cleared once the endpoint rejects `stream_options`. */
   private includeUsage = true;
@@ -135,6 +141,7 @@ export class OpenAIModelClient implements ModelClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? Date.now;
     this.hasApiKey = Boolean(options.apiKey);
+    this.authAdvice = options.authAdvice;
     const forward = (level: string) => (message: string) => this.log(`openai sdk ${level}: ${message}`);
     this.client = new OpenAI({
       baseURL: this.badBaseURL ? 'http://invalid.invalid' : this.baseURL,
@@ -151,7 +158,12 @@ export class OpenAIModelClient implements ModelClient {
   }
 
   private context(model: string): ErrorContext {
-    return { baseURL: this.baseURL, model, hasApiKey: this.hasApiKey };
+    return {
+      baseURL: this.baseURL,
+      model,
+      hasApiKey: this.hasApiKey,
+      ...(this.authAdvice !== undefined ? { authAdvice: this.authAdvice } : {}),
+    };
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {

@@ -21,6 +21,8 @@ export interface ErrorContext {
   readonly baseURL: string;
   readonly model: string;
   readonly hasApiKey: boolean;
+  /** What the host tells the person to do about a rejected or missing key (a setting, a variable). */
+  readonly authAdvice?: string;
 }
 
 /** The longest `Retry-After` Planwise waits out; a server asking for more gets a clear message instead. */
@@ -234,7 +236,7 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
     if (INVALID_KEY.test(text)) {
       return new ModelError(
         'auth',
-        `The model endpoint ${baseURL} rejected the API key (${status}: ${said}). Set the API key for this endpoint and try again.`,
+        `The model endpoint ${baseURL} rejected the API key (${status}: ${said}). ${ctx.authAdvice ?? 'Set the API key for this endpoint and try again.'}`,
         status,
       );
     }
@@ -243,7 +245,7 @@ export function requestError(err: unknown, ctx: ErrorContext, attempts: number):
     const why = ctx.hasApiKey ? 'rejected the API key' : 'requires an API key and none is set';
     return new ModelError(
       'auth',
-      `The model endpoint ${baseURL} ${why} (401: ${said}). Set the API key for this endpoint and try again.`,
+      `The model endpoint ${baseURL} ${why} (401: ${said}). ${ctx.authAdvice ?? 'Set the API key for this endpoint and try again.'}`,
       status,
     );
   }

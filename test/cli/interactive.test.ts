@@ -185,6 +185,27 @@ describe('planwise plan on a terminal (scripted stdin, --interactive)', () => {
     assert.match(r.stdout, /Plan awaiting approval: /);
   });
 
+  it('prints the plan once at the gate: whole in the transcript, then the gate names it and asks', async () => {
+    const r = await run(
+      [sse.textTurn(planResponse(samplePlan())), sse.textTurn(planResponse(samplePlan('Second draft')))],
+      ['what about errors?', 'cancel'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const [first, second] = r.stdout.split('Choose 1-3, or type what should change: ');
+    const count = (text: string, what: string) => text.split(what).length - 1;
+    assert.match(first!, /── Plan · revision 1 · \.vtcode\/plans\/[^\n]+\n# Add a greeting helper\n/);
+    assert.equal(count(first!, 'Add the greet function'), 1, first);
+    assert.equal(count(first!, 'so callers get a consistent greeting'), 1, first);
+    assert.match(first!, /Implement this plan\? Add a greeting helper\n {2}verify commands:/);
+    assert.match(first!, /1\) Yes, implement this plan {2}2\) Yes, clear context and implement/);
+    // A revision is printed as its changes, so its gate lists the revised plan's steps.
+    assert.match(second!, /── Plan · revision 2 \(changes against 1\)/);
+    assert.match(
+      second!,
+      /Implement this plan\? Second draft\n[^\n]*\n {2}Add `greet\(name\)`[^\n]*\n {2}1\. Add the greet function/,
+    );
+  });
+
   it('--approve revise answers only the first gate; the revised plan is put to the person', async () => {
     const r = await run(
       [sse.textTurn(planResponse(samplePlan('First draft'))), sse.textTurn(planResponse(samplePlan('Second draft')))],

@@ -62,6 +62,30 @@ describe('the API key never leaks', () => {
     });
   }
 
+  it('a 401 says which environment variable holds the key and how to choose another endpoint', async () => {
+    const key = `sk-planwise-${randomBytes(12).toString('hex')}`;
+    const server = await serve([sse.textTurn('never reached')], { apiKey: key });
+    const ws = workspace({});
+    const base = ['plan', '--workspace', ws.root, ...modelArgs(server.baseURL)];
+    // A loopback server needs no key to start, so the run reaches it without one.
+    const none = await runCli([...base, 'task'], { env: NO_RETRIES });
+    assert.equal(none.code, 1);
+    assert.match(
+      none.stderr,
+      /requires an API key and none is set \(401: [^)]*\)\. Put the API key in the environment variable OPENAI_API_KEY \(or name another variable with --api-key-env NAME\), or choose another endpoint with --base-url URL \(or OPENAI_BASE_URL\), then run again\./,
+    );
+    // A wrong key read from a variable the person named: that variable is the one to fix.
+    const named = await runCli([...base, '--api-key-env', 'MY_LLM_KEY', 'task'], {
+      env: { ...NO_RETRIES, MY_LLM_KEY: 'sk-wrong' },
+    });
+    assert.equal(named.code, 1);
+    assert.match(
+      named.stderr,
+      /rejected the API key \(401: [^)]*\)\. Put the API key in the environment variable MY_LLM_KEY \(named by --api-key-env\)/,
+    );
+    assert.equal(server.requests.length, 0, 'no turn was consumed');
+  });
+
   it('masks the key when a provider quotes it in an error', async () => {
     const key = `sk-planwise-${randomBytes(12).toString('hex')}`;
     const server = await serve(() => sse.httpError(401, `Incorrect API key provided: ${key}.`));

@@ -30,6 +30,8 @@ export interface ApproverHooks {
   readonly onDetach: (planFile: string) => void;
   /** Display form of a path (workspace-relative). */
   readonly shown: (file: string) => string;
+  /** Whether the transcript just printed this plan whole (the gate then does not repeat its steps). */
+  readonly planOnScreen?: (planFile: string, revision: number) => boolean;
 }
 
 function limitText(kind: LimitKind, used: number, max: number): string {
@@ -53,7 +55,8 @@ export class TerminalApprover implements Approver {
   ) {}
 
   async approvePlan(request: PlanApprovalRequest): Promise<PlanApprovalResponse> {
-    printGate(this.printer, this.style, request, this.hooks.shown(request.planFile));
+    const onScreen = this.hooks.planOnScreen?.(request.planFile, request.card.revision) ?? false;
+    printGate(this.printer, this.style, request, this.hooks.shown(request.planFile), onScreen);
     for (;;) {
       const typed = await this.input.ask('Choose 1-3, or type what should change: ');
       if (typed === null) return this.detach(request.planFile);

@@ -67,8 +67,18 @@ export function parseGateAnswer(text: string): GateAnswer {
   return { kind: 'decision', response, understood: `“${intent.matched ?? trimmed}”` };
 }
 
-/** Prints the plan awaiting approval and the three choices. */
-export function printGate(printer: Printer, style: Style, request: PlanApprovalRequest, shownPath: string): void {
+/**
+ * Prints the plan awaiting approval and the three choices. When the transcript has just printed
+ * this plan whole (`planOnScreen`), its summary and steps are not printed again: the gate names the
+ * plan and says what it asks.
+ */
+export function printGate(
+  printer: Printer,
+  style: Style,
+  request: PlanApprovalRequest,
+  shownPath: string,
+  planOnScreen = false,
+): void {
   printer.line();
   const card = request.card;
   printer.line(style.bold(`Implement this plan? ${card.title}`));
@@ -76,9 +86,11 @@ export function printGate(printer: Printer, style: Style, request: PlanApprovalR
   if (card.changes) printer.line(style.dim(`  revision ${card.revision}${by} · ${card.changes.summary}`));
   else if (by) printer.line(style.dim(`  revision ${card.revision}${by}`));
   if (card.proposedDuringExecution) printer.line(style.yellow('  (proposed during execution)'));
-  if (card.summary) printer.line(`  ${card.summary.replace(/\s+/g, ' ').trim()}`);
-  card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
-  if (card.moreSteps > 0) printer.line(style.dim(`  …and ${card.moreSteps} more`));
+  if (!planOnScreen) {
+    if (card.summary) printer.line(`  ${card.summary.replace(/\s+/g, ' ').trim()}`);
+    card.steps.forEach((s, i) => printer.line(`  ${i + 1}. ${s}`));
+    if (card.moreSteps > 0) printer.line(style.dim(`  …and ${card.moreSteps} more`));
+  }
   if (!card.validation.valid) {
     for (const p of card.validation.problems) printer.line(style.red(`  ! ${p}`));
   }

@@ -24,19 +24,20 @@ function diffLine(line: string, style: Style): string {
   return line;
 }
 
+/** Prints the plan, or what changed against `previous`; says which it printed. */
 export function printPlan(
   printer: Printer,
   style: Style,
   plan: PlanShown,
   shownPath: string,
   previous?: PlanShown,
-): void {
+): 'whole' | 'changes' {
   if (!previous || previous.markdown === plan.markdown) {
     printer.line(rule(`Plan${plan.revision > 0 ? ` · revision ${plan.revision}` : ''} · ${shownPath}`, style));
     // A plan read back from disk may carry the embedded tracker block; progress is shown elsewhere.
     for (const l of stripTrackerBlock(plan.markdown).trimEnd().split('\n')) printer.line(l);
     printer.line(rule('end of plan', style));
-    return;
+    return 'whole';
   }
   const d = diffPlans(previous.markdown, plan.markdown, {
     before: `revision ${previous.revision}`,
@@ -49,4 +50,21 @@ export function printPlan(
   if (d.added.length + d.removed.length + d.changed.length === 0) printer.line(style.dim('  (no step changed)'));
   for (const l of d.unified.trimEnd().split('\n')) printer.line(diffLine(l, style));
   printer.line(rule('end of changes', style));
+  return 'changes';
+}
+
+/**
+ * The plans the transcript printed whole, by file and revision: the gate that follows names such a
+ * plan and lists its choices without printing its steps a second time.
+ */
+export class PlansOnScreen {
+  private readonly printed = new Set<string>();
+
+  note(file: string, revision: number): void {
+    this.printed.add(`${revision}\n${file}`);
+  }
+
+  has(file: string, revision: number): boolean {
+    return this.printed.has(`${revision}\n${file}`);
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { BudgetSnapshot, ItemPayload, ThreadEvent } from '../../core/index';
 import { budgetLine } from './budget';
-import { printPlan, type PlanShown } from './plan';
+import { printPlan, type PlanShown, type PlansOnScreen } from './plan';
 import type { Printer } from './printer';
 import type { Style } from './style';
 import { failedResultLine, toolCallLine } from './toolCall';
@@ -41,6 +41,8 @@ export class TranscriptRenderer {
     private readonly style: Style,
     /** Display form of a path (workspace-relative). */
     private readonly shown: (file: string) => string,
+    /** Told of each plan printed whole (the gate then does not print its steps again). */
+    private readonly plansOnScreen?: PlansOnScreen,
   ) {}
 
   handle(e: ThreadEvent): void {
@@ -250,7 +252,8 @@ export class TranscriptRenderer {
         if (item.plan) {
           this.endStream();
           const plan = { file: item.plan.file, markdown: item.plan.markdown, revision: item.plan.revision };
-          printPlan(this.printer, this.style, plan, this.shown(plan.file), this.previousPlan);
+          const printed = printPlan(this.printer, this.style, plan, this.shown(plan.file), this.previousPlan);
+          if (printed === 'whole') this.plansOnScreen?.note(plan.file, plan.revision);
           this.previousPlan = plan;
         }
         break;
