@@ -92,6 +92,15 @@ export function applyOps(state: ViewState, ops: readonly DeltaOp[]): ViewState {
         if (patched !== transcript[at]) writable()[at] = patched;
         break;
       }
+      case 'transcript.restart': {
+        const keep = new Set(op.keep);
+        const kept = transcript.filter((item) => keep.has(item.id));
+        if (kept.length !== transcript.length) {
+          transcript = kept;
+          transcriptCopied = true;
+        }
+        break;
+      }
       case 'tracker.set':
         set('tracker', op.tracker);
         break;

@@ -40,6 +40,8 @@ export const DeltaOpSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('item.append'), id: itemId, text: z.string() }),
   /** Changes some fields of an item, e.g. `streaming: false`, a verdict, a result size. */
   z.object({ op: z.literal('item.patch'), id: itemId, patch: ItemPatchSchema }),
+  /** A fresh thread: the transcript keeps only the items named (the plan carried over), in order. */
+  z.object({ op: z.literal('transcript.restart'), keep: z.array(itemId).max(50) }),
   z.object({ op: z.literal('tracker.set'), tracker: TrackerSchema.nullable() }),
   z.object({ op: z.literal('budget.set'), budget: BudgetSchema.nullable() }),
   z.object({ op: z.literal('gate.set'), gate: GateSchema.nullable() }),

@@ -19,6 +19,7 @@ describe('protocol: parsing', () => {
       { op: 'item.add', item: assistant('a1') },
       { op: 'item.append', id: 'a1', text: 'hi' },
       { op: 'item.patch', id: 'a1', patch: { streaming: false } },
+      { op: 'transcript.restart', keep: ['a1'] },
       {
         op: 'tracker.set',
         tracker: {
@@ -170,6 +171,22 @@ describe('protocol: applyOps', () => {
     ]);
     assert.equal(s1.transcript.length, 2);
     assert.deepEqual(s1.transcript[0], { id: 'a', kind: 'user', text: 'replaced' });
+  });
+
+  it('restarts the transcript with only the items named, in their order, and ops after it apply', () => {
+    const s0: ViewState = { ...base(), transcript: [assistant('a'), assistant('b', 'x'), assistant('c')] };
+    const s1 = applyOps(s0, [
+      { op: 'transcript.restart', keep: ['c', 'a', 'gone'] },
+      { op: 'item.append', id: 'b', text: 'late' },
+      { op: 'item.add', item: assistant('d') },
+    ]);
+    assert.deepEqual(
+      s1.transcript.map((i) => i.id),
+      ['a', 'c', 'd'],
+    );
+    assert.equal(s1.transcript[0], s0.transcript[0], 'kept items keep their identity');
+    assert.equal(s0.transcript.length, 3, 'input not mutated');
+    assert.equal(applyOps(s0, [{ op: 'transcript.restart', keep: ['a', 'b', 'c'] }]), s0);
   });
 
   it('returns the same state object when nothing changes', () => {

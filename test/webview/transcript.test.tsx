@@ -104,6 +104,47 @@ describe('panel: planning stream', () => {
     assert.deepEqual(p.sent('openFile'), [{ type: 'openFile', path: '.vtcode/plans/a.md' }]);
   });
 
+  it('a fresh thread (Clear context and implement) leaves only the plan and the notices on the panel', () => {
+    const p = mountPanel();
+    p.update([
+      { op: 'item.add', item: { id: 'u', kind: 'user', text: 'add a greeting helper' } },
+      { op: 'item.add', item: { id: 'a', kind: 'assistant', text: 'I read the README first.', streaming: false } },
+      {
+        op: 'item.add',
+        item: {
+          id: 'p',
+          kind: 'plan',
+          markdown: '# Plan A\n\n1. Step',
+          file: 'a.md',
+          revision: 1,
+          valid: true,
+          streaming: false,
+        },
+      },
+      {
+        op: 'item.add',
+        item: { id: 'd', kind: 'notice', level: 'info', text: 'Plan approved: building in a fresh context.' },
+      },
+    ]);
+    assert.match(p.container.textContent!, /I read the README first\./);
+    p.update([
+      { op: 'transcript.restart', keep: ['p', 'd'] },
+      {
+        op: 'item.add',
+        item: { id: 'f', kind: 'notice', level: 'info', text: 'Fresh context: the approved plan was carried over.' },
+      },
+    ]);
+    const text = p.container.querySelector('[role="log"]')!.textContent!;
+    assert.ok(!text.includes('add a greeting helper'), text);
+    assert.ok(!text.includes('I read the README first.'), text);
+    assert.equal(p.getByRole('article', { name: 'Plan' }).querySelector('h1')?.textContent, 'Plan A');
+    assert.ok(text.indexOf('Plan approved') < text.indexOf('Fresh context: the approved plan'), text);
+    assert.deepEqual(
+      p.store.getState().transcript.map((i) => i.id),
+      ['p', 'd', 'f'],
+    );
+  });
+
   it('keeps only the rows near the viewport in the DOM for a long transcript', () => {
     const items: TranscriptItem[] = Array.from({ length: 3000 }, (_, i) => ({
       id: `n${i}`,

@@ -52,6 +52,8 @@ export class EventTranslator {
   /** The notice of a request's retries while they last. */
   private readonly retry = new RetryNotice();
   private planCount = 0;
+  /** The notice of the last gate decision (kept in a fresh thread, above the plan's handover). */
+  private decisionNotice: string | undefined;
   /** Texts the host already showed as user items, waiting for the engine's own copy. */
   private readonly echoes: { id: string; text: string }[] = [];
 
@@ -69,7 +71,22 @@ export class EventTranslator {
     this.lifecycle = lifecycle;
     this.handoff = undefined;
     this.retry.reset();
+    this.decisionNotice = undefined;
     this.echoes.length = 0;
+  }
+
+  /**
+   * "Clear context and implement": the panel shows a fresh thread, as the model has one. It keeps
+   * the approved plan (the newest plan item) and the decision; the earlier conversation stays in
+   * the session's archive.
+   */
+  private freshThread(): DeltaOp[] {
+    const plan = [...this.known].filter(([, kind]) => kind === 'plan').at(-1)?.[0];
+    const keep = [plan, this.decisionNotice].filter((id): id is string => id !== undefined && this.known.has(id));
+    for (const id of [...this.known.keys()]) if (!keep.includes(id)) this.known.delete(id);
+    for (const [engineId, panelId] of [...this.alias]) if (!keep.includes(panelId)) this.alias.delete(engineId);
+    this.echoes.length = 0;
+    return [{ op: 'transcript.restart', keep }];
   }
 
   /**
@@ -134,10 +151,11 @@ export class EventTranslator {
         return [];
       case 'plan.approval.resolved': {
         if (event.decision === 'fresh_context' || event.decision === 'execute') this.handoff = [];
+        this.decisionNotice = noticeId(event.seq);
         return [{ op: 'gate.set', gate: null }, this.notice(event.seq, 'info', decisionText(event))];
       }
       case 'context.reset':
-        return [this.notice(event.seq, 'info', freshContextText(event))];
+        return [...this.freshThread(), this.notice(event.seq, 'info', freshContextText(event))];
       case 'session_tool_limit_increased':
         return [
           { op: 'grantMore.set', prompt: null },
