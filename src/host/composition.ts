@@ -54,6 +54,7 @@ import { LazyVerifier } from './verify/lazyVerifier';
 import { ReviewComments } from './review/reviewComments';
 import { SetupService, setupNeeded } from './setup/setupService';
 import { listModels } from './models';
+import { VirtualDocuments } from './virtualDocuments';
 import { vscodeLmModels } from './adapters/vscodeLmProvider';
 
 /** Built in `activate()` (cheap: the essentials) and shared with the lazily loaded host. */
@@ -129,6 +130,8 @@ export function composeHost(shared: SharedParts): Host {
   const archive = new RedactingArchiveStore(new FileArchiveStore(join(storage.fsPath, 'sessions')), () => keys.known);
   // Build checkpoints beside the archive, in the extension's storage (never the workspace or its git).
   const checkpoints = (id: string) => new FileCheckpointStore(join(storage.fsPath, 'sessions'), id);
+  // A revert's diff, shown read-only under its own scheme (never an unsaved Untitled buffer).
+  const readOnlyDocs = store.add(new VirtualDocuments('planwise-revert'));
   // The engine's one verify runner: each run its own process (a hung one never blocks the next).
   // Built on first use (a verify run, a plan file's lenses, a session): that loads the engine.
   const verifier = new LazyVerifier(
@@ -285,6 +288,7 @@ export function composeHost(shared: SharedParts): Host {
     verify,
     archive,
     checkpoints,
+    readOnlyDocs,
     trust,
     log,
     showAdvice,

@@ -146,4 +146,49 @@ describe('checkpoints and Revert Build (byte for byte against the pre-build tree
       ['src/edit.ts'],
     );
   });
+
+  it("an Undo of Planwise's own revert, and a revert's own states, are not the person's changes", async () => {
+    const { store } = await build();
+    const built = tree(ws.root);
+    const manifest = await loaded(store);
+    // Revert to step 1, then Undo it (the editor puts the build's result back): nothing is the person's.
+    const toStep1 = await planRevert(manifest, store, readOnDisk, '1');
+    assert.ok(toStep1.ok);
+    await applyRevertOnDisk(toStep1.plan.items);
+    const m1 = afterRevert(manifest, toStep1.plan.items);
+    assert.deepEqual(m1.current, manifest.current, "the build's result stays what the build left");
+    // `tree` holds each file's bytes in base64.
+    const undo = async (to: Record<string, string>) => {
+      for (const item of toStep1.plan.items) {
+        const want = to[item.path];
+        if (want === undefined) await applyRevertOnDisk([{ ...item, op: 'remove' }]);
+        else writeFileSync(ws.path(item.path), Buffer.from(want, 'base64'));
+      }
+    };
+    await undo(built);
+    const afterUndo = await planRevert(m1, store, readOnDisk, '1');
+    assert.ok(afterUndo.ok);
+    assert.deepEqual(
+      afterUndo.plan.items.map((i) => [i.path, i.personChanged]),
+      toStep1.plan.items.map((i) => [i.path, false]),
+    );
+    // Revert to step 1 again, then the whole build: the files step 1's revert left are not the person's either.
+    await applyRevertOnDisk(afterUndo.plan.items);
+    const m2 = afterRevert(m1, afterUndo.plan.items);
+    const whole = await planRevert(m2, store, readOnDisk);
+    assert.ok(whole.ok);
+    assert.ok(whole.plan.items.length > 0);
+    assert.deepEqual(
+      whole.plan.items.filter((i) => i.personChanged).map((i) => i.path),
+      [],
+    );
+    // A change of the person's after all that is theirs, and only that file is asked about.
+    writeFileSync(ws.path('src/edit.ts'), 'the person rewrote this\n');
+    const mine = await planRevert(m2, store, readOnDisk);
+    assert.ok(mine.ok);
+    assert.deepEqual(
+      mine.plan.items.filter((i) => i.personChanged).map((i) => i.path),
+      ['src/edit.ts'],
+    );
+  });
 });

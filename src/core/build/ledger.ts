@@ -74,6 +74,11 @@ export interface BuildManifest {
   readonly baseline: Record<string, FileState>;
   /** Each touched file's state as the build last left it (a person's later change shows against it). */
   readonly current: Record<string, FileState>;
+  /**
+   * The states Planwise's own Revert Build left each file in. A file in one of them, or in the
+   * build's result (an editor's Undo of a revert returns to it), holds nothing of the person's.
+   */
+  readonly reverted?: Record<string, FileState[]>;
   readonly checkpoints: Checkpoint[];
 }
 

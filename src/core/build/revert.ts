@@ -4,8 +4,9 @@
  * created files removed, deleted files restored); "to step N" reverts to the checkpoint taken
  * when step N completed (a file first touched after it goes back to its state before the build).
  * Files the build never touched are not in the manifest, so they are never part of a revert. A
- * file whose current content differs from what the build left is marked `personChanged`: the
- * host asks about it first. Applying is the host's (VS Code: one undoable WorkspaceEdit).
+ * file whose current content is neither what the build left nor a state a Planwise revert left is
+ * marked `personChanged`: the host asks about it first. Applying is the host's (VS Code: one
+ * undoable WorkspaceEdit).
  */
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -22,7 +23,10 @@ export interface RevertItem {
   readonly data?: Uint8Array;
   /** The file was created by the build (remove) or deleted by it (restore of a missing file). */
   readonly existsNow: boolean;
-  /** The current content differs from what the build left: someone changed it since. */
+  /**
+   * The current content is neither what the build left nor a state a Planwise revert left (nor,
+   * so, what an Undo of such a revert gives back): the person changed it since.
+   */
   readonly personChanged: boolean;
   readonly binary: boolean;
   /** What reverting this file changes, as a unified diff (current → restored); a note for binary files. */
@@ -116,7 +120,7 @@ export async function planRevert(
       op: target.kind === 'absent' ? 'remove' : 'restore',
       ...(data ? { data } : {}),
       existsNow: current !== undefined,
-      personChanged: !sameState(now, manifest.current[path]),
+      personChanged: !planwiseLeft(manifest, path).some((state) => sameState(now, state)),
       binary,
       diff,
     });
@@ -132,11 +136,24 @@ export async function planRevert(
   };
 }
 
-/** The manifest after a revert: the reverted files now stand as the revert left them. */
+/** The states Planwise left `path` in: the build's result, then each state a revert left it in. */
+function planwiseLeft(manifest: BuildManifest, path: string): FileState[] {
+  const built = manifest.current[path];
+  return [...(built ? [built] : []), ...(manifest.reverted?.[path] ?? [])];
+}
+
+/**
+ * The manifest after a revert: each reverted file's new state is recorded as one a Planwise revert
+ * left, beside the build's result, which stays what the build left.
+ */
 export function afterRevert(manifest: BuildManifest, applied: readonly RevertItem[]): BuildManifest {
-  const current = { ...manifest.current };
-  for (const item of applied) current[item.path] = stateOf(item.op === 'remove' ? undefined : item.data);
-  return { ...manifest, current };
+  const reverted: Record<string, FileState[]> = { ...manifest.reverted };
+  for (const item of applied) {
+    const state = stateOf(item.op === 'remove' ? undefined : item.data);
+    const known = reverted[item.path] ?? [];
+    if (!known.some((s) => sameState(s, state))) reverted[item.path] = [...known, state];
+  }
+  return { ...manifest, reverted };
 }
 
 export function parseManifest(text: string | undefined): BuildManifest | undefined {

@@ -1,8 +1,9 @@
 /**
  * Revert Build: the files a build touched go back to their state before the build (edited and
  * deleted files restored, created files removed), or to the checkpoint taken when a step
- * completed. The diff is shown first; a file the person changed after the build is asked about on
- * its own. The revert is one WorkspaceEdit, so one Undo brings the build's changes back.
+ * completed. The diff is shown first, as a read-only document, with one question that names the
+ * files the person changed after the build (`revertQuestion`). The revert is one WorkspaceEdit,
+ * so one Undo brings back what it replaced.
  */
 import * as vscode from 'vscode';
 import {
@@ -15,6 +16,7 @@ import {
   type RevertItem,
 } from '../../core/index';
 import { describeError } from '../log';
+import { revertQuestion } from './revertQuestion';
 import type { HostServices } from './services';
 
 const METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Planwise: Revert Build', needsConfirmation: false };
@@ -160,34 +162,18 @@ export async function revertBuild(s: HostServices, idArg?: unknown, stepArg?: un
     void vscode.window.showInformationMessage(`Planwise: every file the build touched is already at ${target.label}.`);
     return;
   }
-  const diff = await vscode.workspace.openTextDocument({ content: plan.diff, language: 'diff' });
-  await vscode.window.showTextDocument(diff, { preview: true, preserveFocus: false });
-  const n = plan.items.length;
-  const go = 'Revert';
-  const answer = await vscode.window.showWarningMessage(
-    `Revert ${n} file${n === 1 ? '' : 's'} to ${target.label}?`,
-    {
-      modal: true,
-      detail: `${plan.items.map((i) => `${i.op === 'remove' ? 'remove' : 'restore'} ${i.path}`).join('\n')}\n\nThe diff is open beside. Undo brings the build's changes back.`,
-    },
-    go,
+  await s.readOnlyDocs.show(
+    `${id}/Revert to ${target.toStep !== undefined ? `step ${target.toStep}` : 'before the build'}.diff`,
+    plan.diff,
   );
-  if (answer !== go) return;
-  const chosen: RevertItem[] = [];
-  for (const item of plan.items) {
-    if (!item.personChanged) {
-      chosen.push(item);
-      continue;
-    }
-    const yes = 'Revert It';
-    const keep = await vscode.window.showWarningMessage(
-      `${item.path} was changed after the build. Revert it anyway?`,
-      { modal: true, detail: 'Your changes to this file would be replaced by its state before the build.' },
-      yes,
-    );
-    if (keep === yes) chosen.push(item);
-  }
-  if (chosen.length === 0) return;
+  const q = revertQuestion(plan.items, target.label);
+  const answer = await vscode.window.showWarningMessage(
+    q.message,
+    { modal: true, detail: q.detail },
+    ...q.choices.map((c) => c.label),
+  );
+  const chosen = q.choices.find((c) => c.label === answer)?.items;
+  if (!chosen || chosen.length === 0) return;
   try {
     const { edit, save } = await revertEdit(chosen);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the revert');

@@ -10,6 +10,7 @@ import type { TrustState } from '../trust';
 import type { VerifyService } from '../verify/verifyService';
 import type { ReviewComments } from '../review/reviewComments';
 import type { SetupService } from '../setup/setupService';
+import type { VirtualDocuments } from '../virtualDocuments';
 
 export interface HostServices {
   readonly controller: SessionController;
@@ -22,6 +23,8 @@ export interface HostServices {
   /** Review threads on plan files (the comment widget's commands). */
   readonly review: ReviewComments;
   readonly archive: ArchiveStore | undefined;
+  /** Read-only documents Planwise shows (a revert's diff), never unsaved buffers. */
+  readonly readOnlyDocs: VirtualDocuments;
   /** A session's build checkpoints, in the extension's storage. */
   checkpoints(sessionId: string): CheckpointStore;
   readonly trust: TrustState;
