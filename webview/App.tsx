@@ -156,7 +156,7 @@ export function App({ store, services: given }: { store: PanelStore; services: P
         {state.lifecycle.waitingSince !== undefined ? <ModelWaiting since={state.lifecycle.waitingSince} /> : null}
         {dock}
         {feedbackOpen && state.gate ? null : (
-          <Composer lifecycle={state.lifecycle} disabled={handoffRunning} planWaiting={state.gate !== null} />
+          <Composer lifecycle={state.lifecycle} disabled={handoffRunning} stake={stake} />
         )}
         <Announcer state={state} />
       </div>

@@ -64,6 +64,18 @@ describe('the palette asks before discarding a waiting plan or a finished build'
       /^Start a new plan\? \| A new plan replaces the finished build's report and its Revert buttons/,
     );
     assert.equal(await confirmDiscard(after.ui, 'cancel', 'build'), true, 'Cancel Plan has no build to discard');
+
+    // Resume Session would put another session in the panel's place: it asks the same way.
+    const resume = scriptedModal([undefined, 'Keep the build report', 'Resume the other session']);
+    assert.equal(await confirmDiscard(resume.ui, 'resume', h.controller.atStake()), false, 'Esc keeps');
+    assert.equal(await confirmDiscard(resume.ui, 'resume', h.controller.atStake()), false, 'Keep keeps');
+    assert.equal(await confirmDiscard(resume.ui, 'resume', h.controller.atStake()), true, 'the discard button');
+    assert.equal(
+      resume.shown[0],
+      "Resume another session? | The resumed session replaces the finished build's report and its Revert buttons in the panel. The build's files stay as they are; Resume Session brings this session back. | Keep the build report / Resume the other session",
+    );
+    assert.equal(await confirmDiscard(resume.ui, 'resume', undefined), true, 'nothing at stake: nothing asked');
+    assert.equal(resume.shown.length, 3);
   });
 
   it('Build at the gate (once the person said so) cancels the plan, and the toggle then shows Build', async () => {
@@ -80,7 +92,7 @@ describe('the palette asks before discarding a waiting plan or a finished build'
   });
 
   it('the safe choice comes first, so it is the modal’s default button', () => {
-    for (const action of ['start', 'cancel'] as const) {
+    for (const action of ['start', 'cancel', 'resume'] as const) {
       const q = discardQuestion(action, 'plan');
       assert.equal(q.keep, 'Keep the plan');
       assert.notEqual(q.go, q.keep);

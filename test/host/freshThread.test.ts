@@ -29,7 +29,7 @@ describe('Clear context and implement: the panel shows a fresh thread', () => {
     ]);
     hosts.push(h);
     const run = h.controller.start('add a greeting helper', 'plan');
-    await until(() => h.pending.has('approval'), 'the gate', 30_000);
+    await until(() => h.pending.has('approval'), 'the gate');
     const before = textOf(h.hub.state.transcript);
     assert.ok(before.includes('user: add a greeting helper'), before.join('\n'));
     assert.ok(

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fireEvent } from '@testing-library/preact';
 import type { Lifecycle } from '../../src/protocol';
 import { modeCommandOf } from '../../webview/modeCommand';
+import { reportScene } from './reportScene';
 
 function panel(lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false }) {
   const p = mountPanel();
@@ -48,6 +49,40 @@ describe('panel: composer', () => {
     type(p, 'also handle 503s');
     assert.deepEqual(p.sent('submit'), [{ type: 'submit', text: 'also handle 503s' }]);
     assert.equal(p.queryByRole('alert'), null, 'the notice clears on the next send');
+  });
+
+  it('after a finished build, a new task asks first: Keep (the default) keeps the report and the draft', () => {
+    const p = panel({ state: 'executing', mode: 'build', busy: false });
+    p.update(reportScene().ops);
+    assert.ok(p.getByTestId('report-revert'), 'the report offers Revert');
+    type(p, '/plan');
+    assert.deepEqual(p.sent('submit'), [{ type: 'submit', text: '/plan' }], 'a mode command starts no task');
+    assert.equal(p.queryByRole('alertdialog'), null);
+    const box = type(p, 'Add a health check');
+    assert.equal(p.sent('submit').length, 1, 'nothing is sent before the person decides');
+    const ask = p.getByRole('alertdialog', { name: 'Start a new task?' });
+    assert.match(ask.textContent!, /replaces the finished build's report and its Revert buttons/);
+    assert.equal(document.activeElement, p.getByTestId('new-task-confirm-keep'), 'Keep holds the focus');
+    fireEvent.click(p.getByTestId('new-task-confirm-keep'));
+    assert.equal(p.queryByRole('alertdialog'), null);
+    assert.equal(box.value, 'Add a health check', 'the draft is kept whole');
+    assert.equal(p.sent('submit').length, 1);
+    // Esc keeps too.
+    fireEvent.keyDown(box, { key: 'Enter' });
+    fireEvent.keyDown(p.getByRole('alertdialog'), { key: 'Escape' });
+    assert.equal(p.sent('submit').length, 1);
+    // The deliberate choice sends it.
+    fireEvent.keyDown(box, { key: 'Enter' });
+    fireEvent.click(p.getByTestId('new-task-confirm-go'));
+    assert.deepEqual(p.sent('submit').at(-1), { type: 'submit', text: 'Add a health check' });
+    assert.equal(box.value, '');
+  });
+
+  it('asks nothing when no build report offers Revert', () => {
+    const p = panel({ state: 'executing', mode: 'build', busy: false });
+    type(p, 'Add a health check');
+    assert.deepEqual(p.sent('submit'), [{ type: 'submit', text: 'Add a health check' }]);
+    assert.equal(p.queryByRole('alertdialog'), null);
   });
 
   it('keeps the draft in the saved UI state', () => {

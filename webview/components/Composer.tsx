@@ -2,12 +2,13 @@
  * The message box: tasks, intent phrases ("stay in planning", "implement"), `/plan` and
  * `/plan off`. Enter sends, Shift+Enter adds a line. While a turn runs, mode commands are
  * dropped here with a notice (the host enforces the same rule). `/plan off` while a plan waits
- * for approval would cancel the plan: it asks first, keeping the plan by default. The draft lives
+ * for approval would cancel the plan, and a new task after a finished build would replace its
+ * report and Revert buttons: each asks first (`atStake`), keeping by default. The draft lives
  * in the UI state as it is typed, so nothing that arrives (a plan, a gate, a snapshot, the view
  * re-created) loses a character of it.
  */
 import { useState } from 'preact/hooks';
-import { AT_STAKE_WORDS } from '../../src/protocol/atStake';
+import { AT_STAKE_WORDS, type AtStake } from '../../src/protocol/atStake';
 import { ConfirmBar } from './ConfirmBar';
 import type { Lifecycle } from '../../src/protocol';
 import { usePanel } from '../context';
@@ -18,16 +19,18 @@ import { pure } from '../pure';
 function ComposerView({
   lifecycle,
   disabled,
-  planWaiting = false,
+  stake,
 }: {
   lifecycle: Lifecycle;
   disabled: boolean;
-  planWaiting?: boolean;
+  /** What sending could throw away (`atStake`): a waiting plan, or a finished build's Revert. */
+  stake?: AtStake | undefined;
 }) {
   const { post, ui } = usePanel();
   const [text, setText] = useState(() => ui.get().draft);
   const [notice, setNotice] = useState<string | null>(null);
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<AtStake | null>(null);
+  const planWaiting = stake === 'plan';
 
   const change = (value: string) => {
     setText(value);
@@ -39,10 +42,15 @@ function ComposerView({
     if (disabled || value === '') return;
     const command = modeCommandOf(value);
     if (command === 'plan_off' && planWaiting && !lifecycle.busy && !confirmed) {
-      setAsking(true);
+      setAsking('plan');
       return;
     }
-    setAsking(false);
+    // After a finished build, a task starts a new session in the panel's place.
+    if (command === undefined && stake === 'build' && !lifecycle.busy && !confirmed) {
+      setAsking('build');
+      return;
+    }
+    setAsking(null);
     if (command && lifecycle.busy) {
       setNotice(
         `“${value}” was not sent: mode switches are locked while Planwise is working. Try again when the turn ends.`,
@@ -63,14 +71,25 @@ function ComposerView({
         send();
       }}
     >
-      {asking && planWaiting ? (
+      {asking === 'plan' && planWaiting ? (
         <ConfirmBar
           testId="plan-off-confirm"
           question="Leave planning and discard the plan?"
           detail={`/plan off cancels ${AT_STAKE_WORDS.plan.what}.`}
           keepLabel={AT_STAKE_WORDS.plan.keep}
           goLabel="Discard the plan"
-          onKeep={() => setAsking(false)}
+          onKeep={() => setAsking(null)}
+          onGo={() => send(true)}
+        />
+      ) : null}
+      {asking === 'build' && stake === 'build' ? (
+        <ConfirmBar
+          testId="new-task-confirm"
+          question="Start a new task?"
+          detail={`A new task replaces ${AT_STAKE_WORDS.build.what} in the panel. The build's files stay as they are; Resume Session brings this session back.`}
+          keepLabel={AT_STAKE_WORDS.build.keep}
+          goLabel="Start the new task"
+          onKeep={() => setAsking(null)}
           onGo={() => send(true)}
         />
       ) : null}

@@ -11,7 +11,7 @@ import type { HostServices } from './services';
 const SELECTION_PREFILL_MAX = 2000;
 
 /** The palette's modal for a command that would discard a waiting plan or a finished build's Revert. */
-const discardUi: DiscardUi = {
+export const discardUi: DiscardUi = {
   ask: async (message, detail, buttons) =>
     vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons),
 };

@@ -1,6 +1,11 @@
-/** Resume Session: pick an archived session (newest first) and restore it. */
+/**
+ * Resume Session: pick an archived session (newest first) and restore it. When it would replace a
+ * plan waiting for approval or a finished build's Revert, it asks first (Keep is the default).
+ */
 import * as vscode from 'vscode';
 import { describeError } from '../log';
+import { confirmDiscard } from '../prompts/discard';
+import { discardUi } from './planning';
 import { resumableIds } from '../session/resumable';
 import type { HostServices } from './services';
 
@@ -50,6 +55,8 @@ export async function resumeSession(s: HostServices, arg?: unknown): Promise<voi
     if (!picked) return;
     id = picked.id;
   }
+  // Another session takes the panel's place: a waiting plan or a finished build's Revert is asked about first.
+  if (id !== s.controller.current?.id && !(await confirmDiscard(discardUi, 'resume', s.controller.atStake()))) return;
   await s.focusPanel();
   try {
     await s.controller.resume(id);

@@ -6,8 +6,8 @@
  */
 import { AT_STAKE_WORDS, type AtStake } from '../../protocol/atStake';
 
-/** What the command is about to do. */
-export type DiscardingAction = 'start' | 'cancel';
+/** What the command is about to do: start a new plan, cancel the waiting one, or resume another session. */
+export type DiscardingAction = 'start' | 'cancel' | 'resume';
 
 export interface DiscardUi {
   /** A modal with `buttons` in order (the first is the default); undefined for Esc or Cancel. */
@@ -29,6 +29,17 @@ export function discardQuestion(action: DiscardingAction, stake: AtStake): Disca
       detail: 'Nothing has been built. The plan file stays on disk, but this session stops planning.',
       keep: words.keep,
       go: 'Cancel the plan',
+    };
+  }
+  if (action === 'resume') {
+    return {
+      message: stake === 'plan' ? 'Resume another session and discard the waiting plan?' : 'Resume another session?',
+      detail:
+        stake === 'plan'
+          ? `The resumed session replaces ${words.what}; nothing of it has been built.`
+          : `The resumed session replaces ${words.what} in the panel. The build's files stay as they are; Resume Session brings this session back.`,
+      keep: words.keep,
+      go: stake === 'plan' ? 'Discard and resume' : 'Resume the other session',
     };
   }
   return {
