@@ -1,8 +1,10 @@
-// Issue 16 in a real VS Code (code-server) on the installed VSIX, against the scripted model: a
+// Revert Build in a real VS Code (code-server) on the installed VSIX, against the scripted model: a
 // two-step build (file tools in step 1; a file tool and an allow-listed shell command in step 2)
-// ends with the panel's final card; its "Revert to step 1" puts the files back as step 1 left them
-// (the shell's file removed, byte for byte); then the person changes a file and the card's Revert
-// Build asks about that file on its own: kept, while the rest of the build is reverted.
+// ends with the panel's final card; its "Revert to step 1" shows the diff as a read-only document
+// (no Untitled buffer, nothing to save on close) and puts the files back as step 1 left them (the
+// shell's file removed, byte for byte). The editor's Undo brings the build's change back, and
+// reverting again asks nothing about a file only Planwise and Undo touched. Then the person changes
+// a file, and the card's Revert Build names it in its one question: kept, the rest reverted.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { sse } from '../support/scriptedServer';
@@ -151,10 +153,40 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
     model.assertDrained();
   });
 
-  it("2. the card's Revert to step 1: the diff, one question, and the tree as step 1 left it (the shell's file removed)", async function () {
+  /** How many dialogs are on screen. */
+  const visibleDialogs = () =>
+    wb!.page
+      .locator('.monaco-dialog-box')
+      .evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length);
+
+  /** The modal dialog that shows `text`, once visible: its words and its buttons (sorted). */
+  async function dialogShown(text: RegExp): Promise<{ text: string; buttons: string[] }> {
+    const dialog = wb!.page.locator('.monaco-dialog-box').filter({ hasText: text });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts())
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
+    return { text: await dialog.innerText(), buttons: buttons.sort() };
+  }
+
+  it("2. the card's Revert to step 1: a read-only diff, one question, and the tree as step 1 left it (the shell's file removed)", async function () {
     assert.ok(wb);
     const card = await panel.waitFor('[data-testid="build-report"]');
     await card.getByTestId('report-revert-step-1').click();
+    const asked = await dialogShown(/Revert 2 files to step 1\?/);
+    assert.deepEqual(asked.buttons, ['Cancel', 'Revert']);
+    assert.ok(!/changed after the build/.test(asked.text), asked.text);
+    // The diff beside the question is a read-only document of its own, not an unsaved Untitled one.
+    const tab = wb.page.locator('.tab').filter({ hasText: 'Revert to step 1.diff' });
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(
+      await wb.page
+        .locator('.tab')
+        .filter({ hasText: /Untitled/ })
+        .count(),
+      0,
+    );
+    assert.equal(await tab.evaluate((el) => el.classList.contains('dirty')), false);
     await answerDialog(/Revert 2 files to step 1\?/, 'Revert');
     await untilOnDisk('src/two.js', (c) => c === TWO, 'back to its state before step 2');
     await untilOnDisk('src/gen.txt', (c) => c === undefined, "the shell command's file is removed");
@@ -163,9 +195,40 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
     assert.equal(readFileSync(ws.file('gen.sh'), 'utf8'), GEN_SH, 'never touched, left alone');
     await wb.waitForNotification(/reverted 2 files to step 1/);
     await wb.screenshot('e2e-revert-02-to-step-1');
+    // Closing the diff asks nothing: there is nothing to save.
+    await tab.click();
+    await wb.runCommand('View: Close Editor');
+    await tab.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await visibleDialogs(), 0, 'no "save changes?" dialog');
   });
 
-  it('3. the person changes a file after the build: Revert Build asks about it alone; kept, the rest reverted', async function () {
+  it("2b. Undo brings the build's change back; reverting again asks no question about the person's changes", async function () {
+    assert.ok(wb);
+    await openFile(wb, 'src/two.js');
+    await waitForEditorText(wb, '() => 2;');
+    await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await wb.page.keyboard.press('Control+z');
+    // The revert was one edit across files: VS Code may ask whether to undo it in all of them.
+    const across = wb.page.locator('.monaco-dialog-box').filter({ hasText: /undo/i });
+    if (await across.isVisible({ timeout: 5_000 }).catch(() => false)) {
+      await across.getByRole('button', { name: /Undo in \d+ Files/ }).click();
+      await across.waitFor({ state: 'hidden', timeout: 30_000 });
+    }
+    await waitForEditorText(wb, '() => 20;');
+    await wb.runCommand('Notifications: Clear All Notifications');
+    const card = await panel.waitFor('[data-testid="build-report"]');
+    await card.getByTestId('report-revert-step-1').click();
+    // One question, with no file named as the person's: only Planwise's revert and Undo touched them.
+    const question = /Revert \d files? to step 1\?/;
+    const asked = await dialogShown(question);
+    assert.deepEqual(asked.buttons, ['Cancel', 'Revert']);
+    assert.ok(!/changed after the build/.test(asked.text), asked.text);
+    await answerDialog(question, 'Revert');
+    await wb.waitForNotification(/reverted \d files? to step 1\./);
+    assert.equal(await visibleDialogs(), 0, 'no second question');
+  });
+
+  it('3. the person changes a file after the build: the one question names it; kept, the rest reverted', async function () {
     assert.ok(wb);
     await openFile(wb, 'src/one.js');
     await waitForEditorText(wb, '() => 10');
@@ -177,13 +240,40 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
     await wb.runCommand('Notifications: Clear All Notifications');
     const card = await panel.waitFor('[data-testid="build-report"]');
     await card.getByTestId('report-revert').click();
-    await answerDialog(/Revert 2 files to the state before the build\?/, 'Revert');
-    await answerDialog(/src\/one\.js was changed after the build\. Revert it anyway\?/, 'Cancel');
+    const question = /Revert 2 files to the state before the build\? src\/one\.js was changed after the build\./;
+    assert.deepEqual((await dialogShown(question)).buttons, ['Cancel', 'Revert All', 'Revert, Keep My Changes']);
+    await answerDialog(question, 'Revert, Keep My Changes');
+    assert.equal(await visibleDialogs(), 0, 'one question, not one per file');
     await untilOnDisk('src/new.js', (c) => c === undefined, 'created by the build, so removed');
     assert.equal(readFileSync(ws.file('src/one.js'), 'utf8'), MINE + ONE_AFTER, "the person's file is kept as it is");
     assert.equal(readFileSync(ws.file('src/two.js'), 'utf8'), TWO);
     assert.equal(existsSync(ws.file('src/gen.txt')), false);
     await wb.waitForNotification(/reverted 1 file to the state before the build; kept your changes to 1/);
     await wb.screenshot('e2e-revert-03-kept');
+  });
+
+  it('4. after the build, a new task typed in the text box asks first; Keep (the default) keeps the report and the draft', async function () {
+    assert.ok(wb);
+    const mark = model.mark();
+    const frame = await panel.frame();
+    const box = frame.getByLabel('Message Planwise');
+    await box.click();
+    await box.fill('Add a third helper');
+    await box.press('Enter');
+    const ask = frame.getByRole('alertdialog', { name: 'Start a new task?' });
+    await ask.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.screenshot('e2e-revert-04-new-task-asks');
+    // The safe choice holds the focus: Enter keeps.
+    await frame.getByTestId('new-task-confirm-keep').waitFor();
+    assert.equal(
+      await frame.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? ''),
+      'new-task-confirm-keep',
+    );
+    await wb.page.keyboard.press('Enter');
+    await ask.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await box.inputValue(), 'Add a third helper', 'the draft is kept');
+    assert.equal(await frame.getByTestId('build-report').count(), 1, 'the report and its Revert buttons stay');
+    assert.equal(await frame.getByTestId('report-revert').count(), 1);
+    assert.equal(model.since(mark).length, 0, 'nothing was sent to the model');
   });
 });
