@@ -226,6 +226,18 @@ describe('e2e: the build card, Revert to step N and the per-file question (insta
     await answerDialog(question, 'Revert');
     await wb.waitForNotification(/reverted \d files? to step 1\./);
     assert.equal(await visibleDialogs(), 0, 'no second question');
+    // The Undo left src/two.js unsaved with the build's text; that was not the person's, so the revert saves it.
+    const twoTab = wb.page.locator('.tab').filter({ hasText: 'two.js' });
+    await wb.page.waitForFunction(
+      () =>
+        ![...document.querySelectorAll('.tab')].some(
+          (t) => t.textContent?.includes('two.js') && t.classList.contains('dirty'),
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    assert.equal(await twoTab.count(), 1);
+    assert.equal(readFileSync(ws.file('src/two.js'), 'utf8'), TWO);
   });
 
   it('3. the person changes a file after the build: the one question names it; kept, the rest reverted', async function () {

@@ -102,7 +102,9 @@ async function revertEdit(
           change.text,
           METADATA,
         );
-      if (!doc.isDirty) save.push(doc);
+      // Saved unless it holds unsaved changes of the person's; unsaved text Planwise left (an Undo
+      // of its revert) is not theirs.
+      if (!doc.isDirty || !item.personChanged) save.push(doc);
       continue;
     }
     edit.createFile(uri, { overwrite: true, contents: data }, METADATA);
