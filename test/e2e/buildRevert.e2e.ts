@@ -50,7 +50,7 @@ Make one() return 10, then two() return 20 with a generated file.
 - none
 `;
 
-describe('e2e: the build card, Revert to step N and the per-file question (installed VSIX)', function () {
+describe('e2e: the build card, Revert to step N and its one question (installed VSIX)', function () {
   let ws: Workspace;
   let model: ModelScript;
   let server: CodeServer | undefined;
