@@ -86,7 +86,10 @@ describe('plan-file watcher', () => {
       isPlanFile: (p) => /\/\.vtcode\/plans\/[^/]+\.md$/.test(p) && !p.endsWith('.tasks.md'),
       anyPlan: async () => plans,
       lensesChanged: () => lenses++,
-      planChanged: (file) => changed.push(file),
+      planChanged: (file) => {
+        changed.push(file);
+        return false;
+      },
       onPlansOnDisk: (any) => seen.push(any),
     });
     await watch.recheck();
@@ -112,6 +115,32 @@ describe('plan-file watcher', () => {
     assert.equal(lenses, 2, 'no folder open: nothing is a plan');
     watch.dispose();
     assert.equal(w.disposed(), true);
+  });
+});
+
+describe('plan files followed by their owner', () => {
+  it('a plan write the owner re-reads asks for no lenses of its own; a revision still does', () => {
+    const listeners: ((uri: { fsPath: string }) => void)[] = [];
+    const sub = (l: (uri: { fsPath: string }) => void) => {
+      listeners.push(l);
+      return { dispose: () => undefined };
+    };
+    let lenses = 0;
+    const watch = watchPlanFiles({
+      watcher: { onDidCreate: sub, onDidChange: sub, onDidDelete: sub, dispose: () => undefined },
+      onDidChangeWorkspaceFolders: () => ({ dispose: () => undefined }),
+      hasFolder: () => true,
+      isPlanFile: (p) => /\/\.vtcode\/plans\/[^/]+\.md$/.test(p) && !p.endsWith('.tasks.md'),
+      anyPlan: async () => true,
+      lensesChanged: () => lenses++,
+      planChanged: () => true,
+      onPlansOnDisk: () => undefined,
+    });
+    listeners[1]!({ fsPath: '/ws/.vtcode/plans/1-a-b.md' });
+    assert.equal(lenses, 0);
+    listeners[0]!({ fsPath: '/ws/.vtcode/plans/1-a-b.history/002.md' });
+    assert.equal(lenses, 1);
+    watch.dispose();
   });
 });
 

@@ -55,12 +55,13 @@ export class HostPlans {
 
   /**
    * A plan file (or its tracker file) changed on disk, perhaps by another tool: the plans re-read
-   * it when they exist; an idle window builds nothing for it.
+   * it when they exist (true), and announce it if it changed; an idle window builds nothing for it.
    */
-  changedOnDisk(file: string): void {
+  changedOnDisk(file: string): boolean {
     const plans = this.current?.plans;
-    if (!plans) return;
+    if (!plans) return false;
     void plans.refresh(file.endsWith('.tasks.md') ? `${file.slice(0, -'.tasks.md'.length)}.md` : file);
+    return true;
   }
 
   dispose(): void {

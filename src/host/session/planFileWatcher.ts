@@ -26,8 +26,11 @@ export interface PlanFileWatcherDeps {
   /** Whether any plan exists on disk now. */
   readonly anyPlan: () => Promise<boolean>;
   readonly lensesChanged: () => void;
-  /** A plan file or its tracker file (`<stem>.tasks.md`) was written: another tool may have changed it. */
-  readonly planChanged?: (file: string) => void;
+  /**
+   * A plan file or its tracker file (`<stem>.tasks.md`) was written: another tool may have changed
+   * it. True when the plans' owner re-reads it, and so asks for the lenses itself if it changed.
+   */
+  readonly planChanged?: (file: string) => boolean;
   readonly onPlansOnDisk: (any: boolean) => void;
 }
 
@@ -47,11 +50,14 @@ export function watchPlanFiles(deps: PlanFileWatcherDeps): { dispose(): void; re
   const onChange = (uri: { fsPath: string }) => {
     if (!deps.hasFolder()) return;
     const plan = deps.isPlanFile(uri.fsPath);
+    let followed = false;
     if (plan || (TRACKER.test(uri.fsPath) && deps.isPlanFile(uri.fsPath.replace(TRACKER, '.md')))) {
-      deps.planChanged?.(uri.fsPath);
+      followed = deps.planChanged?.(uri.fsPath) ?? false;
     }
     if (!(plan || REVISION.test(uri.fsPath))) return;
-    deps.lensesChanged();
+    // A write the plans' owner already knows (its own) asks for nothing: VS Code would wait again
+    // before drawing the lenses it has just been asked for.
+    if (!(plan && followed)) deps.lensesChanged();
     void recheck();
   };
   const subs: Sub[] = [
