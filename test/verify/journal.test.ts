@@ -89,10 +89,16 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
     const file = journalFileOf(planFile);
     assert.equal(file, join(ws.root, '.vtcode/plans/2026-12-01-greeting.verify.json'));
     await settled(file, 1);
+    // Before the build reports the step done, the step in progress is only being built.
+    const started = stepVerdict([COMMAND, { kind: 'check', text: CHECK }], (e) => before.latest(planFile, '1', e));
+    assert.equal(isAwaitingCheck('in_progress', started), false);
+    // The build reported it done: the check now waits for the person.
+    before.requestCheck(planFile, '1', CHECK);
+    await settled(file, 2);
 
     const after = verifier();
     assert.equal(after.latest(planFile, '1', COMMAND.text), undefined);
-    assert.equal(await after.restore(planFile), 1);
+    assert.equal(await after.restore(planFile), 2);
     const restored = after.latest(planFile, '1', COMMAND.text);
     assert.deepEqual(restored, ran);
     const verdict = stepVerdict([COMMAND, { kind: 'check', text: CHECK }], (e) => after.latest(planFile, '1', e));
@@ -203,7 +209,8 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
           .items.map((i) => [i.status, i.awaitingCheck]),
         [['in_progress', true]],
       );
-      await settled(journalFileOf(file), 1, (rs) => rs[0]!.status === 'passed');
+      // The command's pass, and the check the build asked the person for.
+      await settled(journalFileOf(file), 2, (rs) => rs.map((r) => r.status).join() === 'passed,awaiting');
 
       // A reload: new deps, a new Verifier that has seen nothing, the session from its archive.
       const resumed = await h.resume(h.session.id);

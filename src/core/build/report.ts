@@ -17,7 +17,7 @@ export interface ReportVerify {
   readonly entry: string;
   readonly command?: string;
   /** 'not run' when it never ran (or a check nobody signed). */
-  readonly status: VerifyRecord['status'] | 'not run';
+  readonly status: Exclude<VerifyRecord['status'], 'awaiting'> | 'not run';
   readonly exitCode?: number | null;
 }
 
@@ -121,8 +121,9 @@ function verifyOf(input: ReportInput, path: string, item: TaskItem): ReportVerif
       kind: entry.kind,
       entry: entry.text,
       ...(entry.kind === 'command' ? { command: entry.command } : {}),
-      // A command the policy refused (the person said no) did not run.
-      status: !r || r.refused ? 'not run' : r.status,
+      // A command the policy refused (the person said no) did not run; a check the build asked
+      // for is not signed off yet.
+      status: !r || r.refused || r.status === 'awaiting' ? 'not run' : r.status,
       ...(r && !r.refused && entry.kind === 'command' ? { exitCode: r.exitCode } : {}),
     };
   });

@@ -92,7 +92,7 @@ export interface VerifyEntryInfo {
 }
 
 export interface VerifyResultInfo {
-  readonly status: VerifyStatus;
+  readonly status: Exclude<VerifyStatus, 'awaiting'>;
   /** Null while running, for checks, and when a run was stopped before it exited. */
   readonly exitCode: number | null;
   readonly at: number;

@@ -29,7 +29,8 @@ function entryInfo(record: VerifyRecord | undefined, text: string): VerifyEntryI
     kind: entry.kind,
     text: entry.text,
     ...(entry.kind === 'command' ? { command: entry.command } : {}),
-    ...(record
+    // A check the build asked for shows as the step's "awaiting your check", not as a result.
+    ...(record && record.status !== 'awaiting'
       ? {
           result: {
             status: record.status,

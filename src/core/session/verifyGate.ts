@@ -118,6 +118,7 @@ export function verifyingTracker(inner: TrackerHandle, o: VerifyGateOptions): Tr
         unsigned.push(entry.text);
       }
       if (unsigned.length > 0) {
+        for (const check of unsigned) o.verifier.requestCheck(planFile, target.path, check);
         await stay();
         return {
           ok: false,

@@ -23,7 +23,7 @@ const recordSchema = z.object({
   entry: z.string().min(1),
   kind: z.enum(['command', 'check']),
   command: z.string().optional(),
-  status: z.enum(['passed', 'failed', 'timed_out', 'cancelled', 'checked']),
+  status: z.enum(['passed', 'failed', 'timed_out', 'cancelled', 'checked', 'awaiting']),
   exitCode: z.number().int().nullable(),
   durationMs: z.number().nonnegative(),
   output: z.string(),

@@ -25,7 +25,11 @@ export const VERIFY_OUTPUT_BYTES = 256 * 1024;
 /** The tail of the output kept with a result (what the tracker and the lens tooltip show). */
 export const VERIFY_OUTPUT_TAIL = 4000;
 
-export type VerifyStatus = 'running' | 'passed' | 'failed' | 'timed_out' | 'cancelled' | 'checked';
+/**
+ * `awaiting`: a check the build asked the person to sign off (the step was reported done); only a
+ * person's `checked` follows it.
+ */
+export type VerifyStatus = 'running' | 'passed' | 'failed' | 'timed_out' | 'cancelled' | 'checked' | 'awaiting';
 
 /** Who asked: the build agent's verify gate, or a person (lens, panel, CLI prompt). */
 export type VerifyOrigin = 'build' | 'person';
@@ -208,6 +212,26 @@ export class Verifier {
   /** Stops every running entry (the host is shutting down). */
   cancelAll(): void {
     for (const run of this.running.values()) run.abort.abort(new Error('verify cancelled'));
+  }
+
+  /**
+   * The build reported a step done whose check no person signed off: the check now waits for the
+   * person ("Awaiting your check"). A check already signed off stays signed.
+   */
+  requestCheck(planFile: string, step: string, entry: string): VerifyRecord | undefined {
+    if (this.latest(planFile, step, entry)?.status === 'checked') return undefined;
+    return this.record({
+      planFile,
+      step,
+      entry,
+      kind: 'check',
+      status: 'awaiting',
+      exitCode: null,
+      durationMs: 0,
+      output: '',
+      at: this.options.now(),
+      origin: 'build',
+    });
   }
 
   /** A person signed a check off. Only a person: the build agent has no path here. */

@@ -60,6 +60,8 @@ export function resultLabel(r: VerifyRecord, now: number): string {
       return `✓ passed ${ago}`;
     case 'checked':
       return `✓ checked ${ago}`;
+    case 'awaiting':
+      return 'awaiting your check';
     case 'timed_out':
       return `✗ timed out · ${ago}`;
     case 'cancelled':
