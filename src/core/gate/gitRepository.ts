@@ -15,8 +15,8 @@ import { blocked, type Verdict } from './types';
 
 /** Whether `dir` is itself a git directory as git's discovery recognises one. */
 async function isGitDirectory(dir: string, resolver: PathResolver): Promise<boolean> {
-  if ((await resolver.realpathOf(`${dir}/HEAD`)) === null) return false;
-  if ((await resolver.realpathOf(`${dir}/commondir`)) !== null) return true;
+  if (!(await resolver.exists(`${dir}/HEAD`))) return false;
+  if (await resolver.exists(`${dir}/commondir`)) return true;
   return (await resolver.isDir(`${dir}/objects`)) || (await resolver.isDir(`${dir}/refs`));
 }
 
@@ -51,7 +51,7 @@ export async function foreignRepository(
           'its own configuration could make git run programs or read outside the workspace, so git does not run there',
       );
     }
-    if ((await resolver.realpathOf(`${d}/.git`)) !== null) {
+    if (await resolver.exists(`${d}/.git`)) {
       return blocked(
         'git-repository',
         `'${shown}' is a separate git repository inside the workspace (it has its own .git); ` +

@@ -57,9 +57,11 @@ function withSafeModes(source: string, inserts: readonly { at: number; text: str
  * and returns its parse for every consumer.
  */
 export async function judgeCommand(command: string, ctx: GateContext): Promise<Judgement> {
-  const judge = new Judge(ctx, command.charCodeAt(0) === 0xfeff ? command.slice(1) : command);
   const scanned = scanCommand(command);
-  if (!scanned.ok) return { command, verdict: scanned.verdict, scan: scanned, work: judge.work };
+  if (!scanned.ok)
+    return { command, verdict: scanned.verdict, scan: scanned, work: { lookups: 0, cwds: 0, globSteps: 0 } };
+  const source = command.charCodeAt(0) === 0xfeff ? command.slice(1) : command;
+  const judge = new Judge(ctx, source);
   // A refused command's shape comes from the scan; an allowed one's from its parse, below.
   const done = (verdict: Verdict): Judgement => ({
     command,
@@ -68,7 +70,6 @@ export async function judgeCommand(command: string, ctx: GateContext): Promise<J
     shape: shapeOf(scanned.segments),
     work: judge.work,
   });
-  const source = command.charCodeAt(0) === 0xfeff ? command.slice(1) : command;
   const root = ctx.roots[0];
   if (root === undefined) return done(blocked('path', 'no workspace folder is open'));
   let cwd: Cwd = { logical: root, physical: root };

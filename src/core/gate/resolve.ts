@@ -5,6 +5,7 @@
  * that normalise paths themselves do; both must stay inside the workspace.
  */
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import type { FileStat } from '../ports';
 import type { GateFs, GateWork } from './types';
 
 /** Whether `absPath` is one of `roots` or lies below one, comparing normalised paths lexically. */
@@ -28,7 +29,7 @@ function hasDotDot(p: string): boolean {
 
 export class PathResolver {
   private readonly real = new Map<string, Promise<string | null>>();
-  private readonly dirs = new Map<string, Promise<boolean>>();
+  private readonly stats = new Map<string, Promise<FileStat | undefined>>();
 
   constructor(
     private readonly fs: GateFs,
@@ -49,18 +50,31 @@ export class PathResolver {
     return hit;
   }
 
-  /** Whether `abs` names an existing directory (symlinks followed). */
-  isDir(abs: string): Promise<boolean> {
-    let hit = this.dirs.get(abs);
+  /** What `abs` names (symlinks followed), or undefined when nothing is there (or it cannot be read). */
+  private statOf(abs: string): Promise<FileStat | undefined> {
+    let hit = this.stats.get(abs);
     if (!hit) {
       this.work.lookups++;
       hit = this.fs.stat(abs).then(
-        (st) => st?.type === 'dir',
-        () => false,
+        (st) => st,
+        () => undefined,
       );
-      this.dirs.set(abs, hit);
+      this.stats.set(abs, hit);
     }
     return hit;
+  }
+
+  /** Whether `abs` names an existing directory (symlinks followed). */
+  async isDir(abs: string): Promise<boolean> {
+    return (await this.statOf(abs))?.type === 'dir';
+  }
+
+  /**
+   * Whether something exists at `abs` (symlinks followed; a dangling one does not count), as
+   * `realpathOf` would find it, without asking for the real path.
+   */
+  async exists(abs: string): Promise<boolean> {
+    return (await this.statOf(abs)) !== undefined;
   }
 
   /** The real path of a normalised absolute path, through its nearest existing ancestor. */

@@ -22,8 +22,14 @@
  */
 import { EOF, SedCursor, SedSyntaxError, isDigit, isSpace } from './sedLex';
 
-/** Thrown when a command reaches outside the text stream; the message is shown to a person. */
-class SedRefusal extends Error {}
+/**
+ * Thrown when a command reaches outside the text stream, and caught in `sedScriptProblem`; the
+ * message is shown to a person. Not an `Error`: a refusal is an answer, and an `Error` would
+ * capture a stack trace nothing reads.
+ */
+class SedRefusal {
+  constructor(readonly message: string) {}
+}
 
 const FILE_COMMANDS: Readonly<Record<string, string>> = {
   e: "the 'e' command runs shell commands",
@@ -127,7 +133,7 @@ class SedCompiler {
   /** One command, its name `ch` already read (the `switch` of `compile_program`). */
   private command(ch: string, hasA1: boolean, hasA2: boolean): void {
     const cur = this.cur;
-    if (Object.hasOwn(FILE_COMMANDS, ch)) throw new SedRefusal(FILE_COMMANDS[ch]);
+    if (Object.hasOwn(FILE_COMMANDS, ch)) throw new SedRefusal(FILE_COMMANDS[ch] as string);
     if (PLAIN_COMMANDS.has(ch)) return cur.endOfCommand();
     switch (ch) {
       case '#':
