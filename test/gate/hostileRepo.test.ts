@@ -24,6 +24,7 @@ import {
   readdirSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -357,6 +358,9 @@ describe('gate: a repository cannot turn a read-only git command into execution 
       fx.write('vendor/gitfile/.git', `gitdir: ${join(fx.outside, 'repo', '.git')}\n`);
       fx.write('vendor/common/.git/HEAD', 'ref: refs/heads/master\n');
       fx.write('vendor/common/.git/commondir', `${join(fx.outside, 'repo', '.git')}\n`);
+      // A .git that is a symlink to the repository outside (git follows it).
+      mkdirSync(join(fx.root, 'vendor', 'linked'), { recursive: true });
+      symlinkSync(join(fx.outside, 'repo', '.git'), join(fx.root, 'vendor', 'linked', '.git'));
     });
 
     it('cd DIR && git diff refreshes a stale index and runs the post-index-change hook: refused', async () => {
@@ -375,8 +379,9 @@ describe('gate: a repository cannot turn a read-only git command into execution 
       await refusedClass(fx, 'git -C vendor/filtered status', 'canary', /vendor\/filtered/);
     });
 
-    it('cd DIR && git log -p reads outside through a gitfile, or through commondir: refused', async () => {
+    it('cd DIR && git log -p reads outside through a gitfile, a symlinked .git, or commondir: refused', async () => {
       await refusedClass(fx, 'cd vendor/gitfile && git log -p', 'outside', /vendor\/gitfile/);
+      await refusedClass(fx, 'cd vendor/linked && git log -p', 'outside', /vendor\/linked/);
       await refusedClass(fx, 'cd vendor/common && git log -p', 'outside', /vendor\/common/);
     });
 
