@@ -67,7 +67,7 @@ export function scanCommand(source: string): ScanResult {
   const quoted = (text: string) => {
     cur += text;
     // Every quoted character is literal to the glob: `['!'x]` is a set of `!` and `x`, not a negation.
-    pat += text.replace(/[^]/gu, '\\$&');
+    for (const ch of text) pat += `\\${ch}`;
   };
   const endWord = (i: number) => {
     if (cur === null) return;

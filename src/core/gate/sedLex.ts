@@ -8,8 +8,14 @@
 /** The end of the script (GNU sed's `EOF`). */
 export const EOF = '';
 
-/** The script is not read the way GNU sed reads it, or GNU sed would reject it. */
-export class SedSyntaxError extends Error {}
+/**
+ * Thrown when the script is not read the way GNU sed reads it, or GNU sed would reject it; caught
+ * in `sedScriptProblem`. Not an `Error`: it is an answer, and an `Error` would capture a stack trace
+ * nothing reads.
+ */
+export class SedSyntaxError {
+  constructor(readonly message: string) {}
+}
 
 /** `countT` in GNU sed: an unsigned 64-bit number, wrapping on overflow. */
 const COUNT_MASK = (1n << 64n) - 1n;
