@@ -92,6 +92,7 @@ export { VerifyJournal, journalFileOf, type VerifyJournalPort } from './verify/j
 export type * from './build/ports';
 export { SCOPE_MODES, isScopeMode, type ScopeMode } from './build/scope';
 export { hashOf, type BuildManifest, type FileState } from './build/ledger';
+export type { FileChange, FileChangeAction } from './build/fileChange';
 export { planRevert, afterRevert, parseManifest, type RevertItem, type RevertPlan } from './build/revert';
 export { StaleTextError, minimalEdit } from './build/textEdits';
 export { pastTense } from './build/guard';

@@ -5,6 +5,7 @@ import { previewOf, utf8Length } from '../spool';
 import { parseToolArguments, runTool, type ToolContext, type ToolDefinition, type ToolResult } from '../tools';
 import { gateContextOf } from '../tools/types';
 import { unknownToolCall } from '../tools/describe';
+import { changeTitle } from '../build/fileChange';
 import type { AskAction, GuardAction, OutcomeKind, StopAction, TurnGuards } from './guards';
 import { metadataStub } from './guards';
 import { categoryOf } from './guards/commandShape';
@@ -192,6 +193,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
               : result.blocked === true
                 ? 'refused'
                 : 'failed',
+        ...(result.ok && result.change ? { title: changeTitle(result.change), change: result.change } : {}),
       },
     },
   });

@@ -11,6 +11,7 @@ import type { ReviewEventBody } from './reviewEvents';
 import type { InstructionEventBody } from './instructionEvents';
 import type { VerifyStatus } from '../verify/verifier';
 import type { BuildOutcome, ExecutionReport } from '../build/report';
+import type { FileChange } from '../build/fileChange';
 
 export type ItemKind =
   'user_message' | 'assistant_text' | 'reasoning' | 'tool_call' | 'tool_result' | 'plan' | 'interview' | 'notice';
@@ -53,6 +54,10 @@ export interface ItemPayload {
     readonly preview: string;
     /** What became of the call, decided once by the dispatcher (hosts render it, never re-derive it). */
     readonly outcome?: ToolOutcome;
+    /** The call in a person's words once it ran, where the run settles them ("Created src/a.ts"). */
+    readonly title?: string;
+    /** What a file tool changed: lines added and removed, and the unified diff. */
+    readonly change?: FileChange;
   };
   readonly plan?: {
     readonly file: string;

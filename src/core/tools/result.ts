@@ -1,5 +1,6 @@
 /** Building tool results: every result is measured, and one over the preview limit is spooled. */
 import { previewOf, utf8Length } from '../spool';
+import type { FileChange } from '../build/fileChange';
 import type { ToolContext, ToolResult } from './types';
 
 export interface ResultFlags {
@@ -8,6 +9,8 @@ export interface ResultFlags {
   readonly blocked?: boolean;
   /** The person ended the turn from inside the call (`ToolResult.endsTurn`). */
   readonly endsTurn?: string;
+  /** What a file tool changed (`ToolResult.change`). */
+  readonly change?: FileChange;
 }
 
 /** A result whose text may be long: spooled with a head/tail preview when over the limit. */
@@ -21,11 +24,12 @@ export function resultOf(ctx: ToolContext, text: string, flags: ResultFlags = {}
     ...(flags.lowSignal ? { lowSignal: true } : {}),
     ...(flags.blocked ? { blocked: true } : {}),
     ...(flags.endsTurn !== undefined ? { endsTurn: flags.endsTurn } : {}),
+    ...(flags.change ? { change: flags.change } : {}),
   };
 }
 
 /** A short refusal or error message (never spooled). */
-export function failure(message: string, flags: Omit<ResultFlags, 'ok'> = {}): ToolResult {
+export function failure(message: string, flags: Omit<ResultFlags, 'ok' | 'change'> = {}): ToolResult {
   return {
     ok: false,
     content: message,

@@ -4,6 +4,7 @@ import type { CommandRunner, Searcher, WorkspaceReader } from '../ports';
 import type { GateContext, Judgement } from '../gate';
 import type { Spool } from '../spool';
 import type { BuildGuard } from '../build/guard';
+import type { FileChange } from '../build/fileChange';
 
 export type ToolKind = 'read' | 'list' | 'search' | 'interview' | 'tracker' | 'shell' | 'write' | 'other';
 
@@ -63,6 +64,8 @@ export interface ToolResult {
    * with the reason: the rest of the batch is not run and no further model request is made.
    */
   readonly endsTurn?: string;
+  /** What a file tool changed: lines added and removed, and the diff, measured once here. */
+  readonly change?: FileChange;
 }
 
 export interface ToolDefinition<A = unknown> {

@@ -16,6 +16,7 @@ import { isStaleTextError } from '../../build/textEdits';
 import { STALE_MESSAGE } from '../../build/guard';
 import { closestLines, lineOf, occurrences } from './textMatch';
 import { placeOf, stringArg } from '../describe';
+import { fileChange } from '../../build/fileChange';
 
 /** Larger files are refused: an exact edit of a huge file is better done another way. */
 export const EDIT_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -126,7 +127,9 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
     const unsaved = leftUnsaved
       ? `; ${shown} had unsaved changes of the person's, so it was left unsaved (the person saves it)`
       : '';
-    return resultOf(ctx, `edited ${shown}: ${what} (${change})${unsaved}`);
+    return resultOf(ctx, `edited ${shown}: ${what} (${change})${unsaved}`, {
+      change: fileChange(shown, 'edited', text, next),
+    });
   },
 };
 

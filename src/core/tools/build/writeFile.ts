@@ -18,6 +18,7 @@ import { STALE_MESSAGE } from '../../build/guard';
 import type { BufferWriter } from '../../build/ports';
 import { isStaleTextError, minimalEdit } from '../../build/textEdits';
 import { placeOf, stringArg } from '../describe';
+import { fileChange } from '../../build/fileChange';
 
 const encoder = new TextEncoder();
 
@@ -100,6 +101,12 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
     return resultOf(
       ctx,
       (stat ? `replaced ${shown} (${size}; it was ${stat.size} bytes)` : `created ${shown} (${size})`) + unsaved,
+      // A file that was not text before has no lines to count.
+      !stat
+        ? { change: fileChange(shown, 'created', undefined, args.content) }
+        : base !== undefined
+          ? { change: fileChange(shown, 'replaced', base, args.content) }
+          : {},
     );
   },
 };
