@@ -11,7 +11,7 @@ const PATCHABLE: Record<TranscriptItem['kind'], readonly (keyof ItemPatch)[]> = 
   user: ['text'],
   assistant: ['text', 'streaming'],
   thinking: ['text', 'streaming'],
-  tool_call: ['title', 'subject', 'argsSummary', 'verdict', 'outcome', 'bytes', 'preview'],
+  tool_call: ['title', 'subject', 'argsSummary', 'verdict', 'outcome', 'bytes', 'preview', 'change'],
   tool_result: ['ok', 'bytes', 'preview'],
   plan: ['markdown', 'file', 'revision', 'valid', 'streaming', 'view'],
   notice: ['text', 'level', 'actions'],

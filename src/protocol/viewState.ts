@@ -31,6 +31,16 @@ export const VerdictSchema = z.object({ allowed: z.boolean(), reason: z.string()
 /** allowed and ran · ran and failed · blocked by the gate · refused by the plan's scope · held back by a guard. */
 export const ToolOutcomeSchema = z.enum(['ok', 'failed', 'blocked', 'refused', 'skipped']);
 
+/** What a file tool changed, as the engine measured it: lines added and removed, and a unified diff. */
+export const FileChangeSchema = z.object({
+  added: count,
+  removed: count,
+  /** File headers, then the hunks; '' when nothing changed. Shown as text, never as markup. */
+  diff: z.string(),
+  /** Diff lines the engine left out past its cut. */
+  omitted: count,
+});
+
 export const UserItemSchema = z.object({ id, kind: z.literal('user'), text: z.string() });
 /** Model prose, rendered as sanitised markdown. `streaming` is true until the item completes. */
 export const AssistantItemSchema = z.object({
@@ -64,6 +74,8 @@ export const ToolCallItemSchema = z.object({
   /** …its result's size and preview live on the call's row too. */
   bytes: count.optional(),
   preview: z.string().optional(),
+  /** A file tool's change: the row reads "+3 −1" after its title and opens to the diff. */
+  change: FileChangeSchema.optional(),
 });
 export const ToolResultItemSchema = z.object({
   id,
@@ -143,6 +155,7 @@ export const ItemPatchSchema = z
     ok: z.boolean(),
     bytes: count,
     preview: z.string(),
+    change: FileChangeSchema,
     markdown: z.string(),
     file: z.string(),
     revision: count,
@@ -380,6 +393,7 @@ export type AssistantItem = z.infer<typeof AssistantItemSchema>;
 export type ThinkingItem = z.infer<typeof ThinkingItemSchema>;
 export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
+export type FileChangeView = z.infer<typeof FileChangeSchema>;
 export type ToolResultItem = z.infer<typeof ToolResultItemSchema>;
 export type PlanItem = z.infer<typeof PlanItemSchema>;
 export type PlanView = z.infer<typeof PlanViewSchema>;

@@ -13,6 +13,10 @@ import { DIFF_MAX_LINES, fileChange } from '../../src/core/build/fileChange';
 import { editFileTool } from '../../src/core/tools/build/editFile';
 import { writeFileTool } from '../../src/core/tools/build/writeFile';
 import type { AgentToolContext } from '../../src/core/tools/session/context';
+import { Printer } from '../../src/cli/render/printer';
+import { makeStyle } from '../../src/cli/render/style';
+import { TranscriptRenderer } from '../../src/cli/render/transcript';
+import { Capture } from '../cli/cliHarness';
 import { agentContextFor } from '../sessionTools/helpers';
 import { sse } from '../support/scriptedServer';
 import { planResponse, samplePlan, startHarness } from '../support/sessionHarness';
@@ -157,14 +161,20 @@ describe('file changes measured once, in the engine', () => {
         sse.toolTurn([{ name: 'write_file', args: { path: 'src/a.ts', content: 'only\n' } }]),
         sse.textTurn('Done.'),
       ],
-      { files: { 'src/a.ts': lines(5) }, approve: () => ({ decision: 'execute' }), config: { scopeMode: 'record' } },
+      { files: { 'src/a.ts': lines(5) }, approve: () => ({ decision: 'execute' }) },
     );
     try {
       const results: ItemPayload[] = [];
       h.session.bus.on((e) => {
         if (e.type === 'item.completed' && e.item.kind === 'tool_result') results.push(e.item);
       });
+      // The CLI prints the same events.
+      const out = new Capture();
+      const cli = new TranscriptRenderer(new Printer(out), makeStyle(false), (f) => f);
+      h.session.bus.on((e) => cli.handle(e));
       await h.session.start('edit the files');
+      const printed = out.text.split('\n').filter((l) => /^ {2}✓ (Edited|Wrote|Created) /.test(l));
+      assert.deepEqual(printed, ['  ✓ Edited src/a.ts +1 \u22120', '  ✓ Wrote src/a.ts +1 \u22126']);
       const seen = results.map((i) => [i.result!.title, i.result!.change?.added, i.result!.change?.removed]);
       assert.deepEqual(seen, [
         ['Edited src/a.ts', 1, 0],

@@ -240,6 +240,37 @@ describe('transcript pieces', () => {
     assert.equal(toolCallLine(old, plain), '  ✓ read_file {"path":"a.ts"}');
   });
 
+  it("prints a file tool's line in its result's words, with the lines it added and removed", () => {
+    const call = {
+      id: 'call-2',
+      kind: 'tool_call' as const,
+      tool: { callId: '2', name: 'write_file', arguments: '{}', title: 'Wrote src/new.ts', subject: 'src/new.ts' },
+      verdict: { allowed: true, reason: 'allowed' },
+    };
+    const text = transcript([
+      { type: 'item.started', turn_id: 't', item: call },
+      { type: 'item.completed', turn_id: 't', item: call },
+      {
+        type: 'item.completed',
+        turn_id: 't',
+        item: {
+          id: 'result-2',
+          kind: 'tool_result',
+          result: {
+            callId: '2',
+            ok: true,
+            bytes: 40,
+            preview: 'created src/new.ts (3 lines, 40 bytes)',
+            outcome: 'ok',
+            title: 'Created src/new.ts',
+            change: { path: 'src/new.ts', action: 'created', added: 3, removed: 0, diff: '', omitted: 0 },
+          },
+        },
+      },
+    ]);
+    assert.equal(text, '  ✓ Created src/new.ts +3 \u22120\n');
+  });
+
   it('draws the tracker tree with the rules glyphs, a failed verify, a step awaiting a check, and the engine counts', () => {
     const leaf = { files: [], verify: [], entries: [], awaitingCheck: false, children: [] };
     const lines = trackerLines(

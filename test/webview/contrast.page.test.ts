@@ -1,9 +1,9 @@
 /**
  * WCAG AA contrast, measured in real Chromium from computed colours (not by eye) in the four
  * themes: every text at least 4.5:1 against what is really behind it, and chips and badges at
- * least 3:1, through every recorded scene of a session plus the setup card, a failed request and
- * the build's final card; in the high contrast themes, the selected Plan/Build mode is told by an
- * outline and its weight, not by colour alone.
+ * least 3:1, through every recorded scene of a session plus the setup card, a failed request,
+ * the build's final card and a file tool's row opened to its diff; in the high contrast themes,
+ * the selected Plan/Build mode is told by an outline and its weight, not by colour alone.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -240,6 +240,35 @@ describe('contrast in the four themes (Chromium)', function () {
       await deliver([{ type: 'snapshot', seq: 1, state: built }]);
       await page.waitForTimeout(150);
       for (const p of await page.evaluate(measure)) problems.add(`build report: ${p}`);
+      // A file tool's row with its counts, opened to its diff.
+      const edited: ViewState = {
+        ...built,
+        transcript: [
+          {
+            id: 'edit',
+            kind: 'tool_call',
+            callId: 'e',
+            name: 'edit_file',
+            title: 'Edited src/a.ts',
+            subject: 'src/a.ts',
+            argsSummary: 'src/a.ts',
+            verdict: { allowed: true, reason: 'in the plan' },
+            outcome: 'ok',
+            bytes: 60,
+            preview: 'edited src/a.ts',
+            change: {
+              added: 2,
+              removed: 1,
+              diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n+C\n c\n\\ No newline at end of file',
+              omitted: 3,
+            },
+          },
+        ],
+      };
+      await deliver([{ type: 'snapshot', seq: 1, state: edited }]);
+      await page.locator('.pw-tool-change .pw-disclosure').click();
+      await page.locator('.pw-diff').waitFor();
+      for (const p of await page.evaluate(measure)) problems.add(`diff: ${p}`);
       await page.close();
       assert.deepEqual([...problems], []);
     });

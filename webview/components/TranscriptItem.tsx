@@ -4,6 +4,7 @@ import { Icon } from '../ui/Icon';
 import { BuildReportCard } from './BuildReport';
 import { Collapsible } from './Collapsible';
 import { FileLink } from './FileLink';
+import { ChangeCounts, FileDiff } from './FileDiff';
 import { formatBytes } from './format';
 import { InstructionsRow } from './InstructionsRow';
 import { NoticeActions } from './NoticeActions';
@@ -76,6 +77,29 @@ function ItemView({ item }: { item: TranscriptItem }) {
       );
     case 'tool_call': {
       const outcome = item.outcome ? OUTCOME[item.outcome] : undefined;
+      const change = item.outcome === 'ok' ? item.change : undefined;
+      if (change) {
+        // A file tool that changed a file: the row itself opens to the diff.
+        return (
+          <div class="pw-item pw-tool-call" data-outcome={item.outcome}>
+            <Collapsible
+              class="pw-tool-change"
+              stateKey={`item:${item.id}:diff`}
+              summary={
+                <span class="pw-tool-line">
+                  <Icon name="tools" />
+                  <span class="pw-tool-title">
+                    {item.title} <ChangeCounts change={change} />
+                  </span>
+                  {outcome ? <Icon name={outcome.icon} class={outcome.class} label={outcome.label} /> : null}
+                </span>
+              }
+            >
+              {() => <FileDiff change={change} />}
+            </Collapsible>
+          </div>
+        );
+      }
       return (
         <div
           class={`pw-item pw-tool-call${item.verdict && !item.verdict.allowed ? ' pw-tool-blocked' : ''}`}

@@ -237,7 +237,7 @@ export class TranscriptRenderer {
           this.line(toolCallLine({ ...call, verdict: { allowed: false, reason } }, this.style));
           break;
         }
-        this.line(toolCallLine(call, this.style, item.result.ok));
+        this.line(toolCallLine(call, this.style, item.result.ok, item.result));
         this.line(failedResultLine(item, this.style));
         break;
       }

@@ -5,7 +5,7 @@
  */
 import type { ItemPayload, ThreadEvent } from '../../core/index';
 import type { DeltaOp, HandoffStep, Lifecycle, NoticeAction, TranscriptItem } from '../../protocol';
-import { summariseArgs, toBudget, toTrackerNode } from './translateParts';
+import { summariseArgs, toBudget, toFileChange, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';
 import { toInstructionsItem } from './instructionsItem';
 import {
@@ -330,7 +330,13 @@ export class EventTranslator {
         this.alias.set(item.id, callRow);
         const r = item.result;
         const outcome = r.outcome ?? (r.ok ? 'ok' : 'failed');
-        const patch = { outcome, bytes: Math.max(0, Math.round(r.bytes)), preview: r.preview };
+        const patch = {
+          outcome,
+          bytes: Math.max(0, Math.round(r.bytes)),
+          preview: r.preview,
+          ...(r.title !== undefined ? { title: r.title } : {}),
+          ...(r.change ? { change: toFileChange(r.change) } : {}),
+        };
         return [{ op: 'item.patch', id: callRow, patch }];
       }
     }

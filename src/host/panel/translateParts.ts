@@ -1,6 +1,6 @@
 /** Value conversions the translator uses: tool arguments, budgets, tracker items. Pure. */
-import type { BudgetSnapshot, TrackerItemInfo } from '../../core/index';
-import type { Budget, TrackerNode } from '../../protocol';
+import type { BudgetSnapshot, FileChange, TrackerItemInfo } from '../../core/index';
+import type { Budget, FileChangeView, TrackerNode } from '../../protocol';
 
 const ARGS_SUMMARY_MAX = 200;
 
@@ -35,6 +35,11 @@ export function summariseArgs(raw: string): string {
 
 function clip(text: string): string {
   return text.length > ARGS_SUMMARY_MAX ? `${text.slice(0, ARGS_SUMMARY_MAX - 1)}…` : text;
+}
+
+/** A file tool's change as the protocol carries it (the row's title already names the file). */
+export function toFileChange(c: FileChange): FileChangeView {
+  return { added: whole(c.added), removed: whole(c.removed), diff: c.diff, omitted: whole(c.omitted) };
 }
 
 const whole = (n: number) => Math.max(0, Math.round(Number.isFinite(n) ? n : 0));
