@@ -39,6 +39,8 @@ export const FileChangeSchema = z.object({
   diff: z.string(),
   /** Diff lines the engine left out past its cut. */
   omitted: count,
+  /** A line for the person under the row (the change waits unsaved in their editor). */
+  note: z.string().optional(),
 });
 
 export const UserItemSchema = z.object({ id, kind: z.literal('user'), text: z.string() });

@@ -73,6 +73,9 @@ describe('unsaved buffers: the build edits what the person sees and never saves 
     const r = await editFileTool.run({ path: 'src/a.js', old_text: 'return 2;', new_text: 'return 20;' }, g.ctx);
     assert.equal(r.ok, true, r.content);
     assert.match(r.content, /had unsaved changes of the person's, so it was left unsaved/);
+    // The person reads it under the row, with the change counted on the text they see.
+    assert.deepEqual([r.change?.added, r.change?.removed], [1, 1]);
+    assert.match(r.change?.note ?? '', /^src\/a\.js had unsaved changes of yours, so this change is unsaved too/);
     const doc = editor.docs.get(ws.path('src/a.js'))!;
     assert.equal(
       doc.text,

@@ -181,6 +181,7 @@ describe('file changes measured once, in the engine', () => {
         ['Wrote src/a.ts', 1, 6],
       ]);
       assert.match(results[0]!.result!.change!.diff, /\n line 3\n\+line 3b\n line 4\n/);
+      assert.equal(results[0]!.result!.change!.note, undefined, 'saved to disk: nothing to say');
     } finally {
       await h.close();
     }

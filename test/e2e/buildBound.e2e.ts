@@ -109,10 +109,8 @@ describe('e2e: the build never loses what the person typed; Revert Build and Und
     const build = model.since(mark);
     assert.match(toolResults(build[1]).join('\n'), new RegExp(PERSON), 'the agent read the text the person sees');
     assert.match(toolResults(build[2]).join('\n'), /left unsaved/);
-    // The transcript says so: the edit's result, opened in the panel.
-    const edit = (await panel.locator('.pw-tool-call')).filter({ hasText: 'Edited ' }).first();
-    await edit.locator('.pw-tool-result .pw-summary').click();
-    await panel.waitFor('.pw-tool-call', { text: /left unsaved/ });
+    // The transcript says so, under the edit's row.
+    await panel.waitFor('.pw-tool-call', { text: /Edited a\.js \+\d+ \u2212\d+[\s\S]*change is unsaved too/ });
     await panel.waitFor('.pw-item', { text: /Build done/ });
     await wb.screenshot('e2e-bound-01-unsaved');
   });

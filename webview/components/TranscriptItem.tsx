@@ -97,6 +97,11 @@ function ItemView({ item }: { item: TranscriptItem }) {
             >
               {() => <FileDiff change={change} />}
             </Collapsible>
+            {change.note !== undefined ? (
+              <p class="pw-change-note" role="note">
+                <Icon name="info" /> {change.note}
+              </p>
+            ) : null}
           </div>
         );
       }

@@ -44,6 +44,12 @@ export function toolCallLine(
   return `  ${ok ? style.green('✓') : style.yellow('!')} ${title}${counts}`;
 }
 
+/** A file change's line for the person (it waits unsaved in their editor), under its call's line. */
+export function changeNoteLine(item: ItemPayload, style: Style): string | undefined {
+  const note = item.result?.change?.note;
+  return note === undefined ? undefined : `    ${style.yellow('↳')} ${note}`;
+}
+
 /** A short line for a failed (not blocked) result, so the person sees why a call did not help. */
 export function failedResultLine(item: ItemPayload, style: Style): string | undefined {
   const r = item.result;

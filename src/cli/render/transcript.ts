@@ -8,7 +8,7 @@ import { budgetLine } from './budget';
 import { printPlan, type PlanShown, type PlansOnScreen } from './plan';
 import type { Printer } from './printer';
 import type { Style } from './style';
-import { failedResultLine, toolCallLine } from './toolCall';
+import { changeNoteLine, failedResultLine, toolCallLine } from './toolCall';
 import { progressText, trackerLines, trackerRows } from './tracker';
 import { compactedLine, retryLine } from './modelLines';
 import { instructionsLine } from './instructionsLine';
@@ -238,6 +238,7 @@ export class TranscriptRenderer {
           break;
         }
         this.line(toolCallLine(call, this.style, item.result.ok, item.result));
+        this.line(changeNoteLine(item, this.style));
         this.line(failedResultLine(item, this.style));
         break;
       }

@@ -19,6 +19,8 @@ export interface FileChange {
   readonly diff: string;
   /** Diff lines left out past the cut. */
   readonly omitted: number;
+  /** For the person, under the row: the file had their unsaved changes, so this change waits unsaved too. */
+  readonly note?: string;
 }
 
 /** The diff's cut: lines, then characters in all, and characters per line. */
@@ -34,13 +36,20 @@ function range(start: number, lines: number): string {
   return lines === 1 ? `${from}` : `${from},${lines}`;
 }
 
-/** The change from `before` (undefined: the file did not exist) to `after`. */
+/**
+ * The change from `before` (undefined: the file did not exist) to `after`; `leftUnsaved` when the
+ * writer left it in an editor that held the person's unsaved changes.
+ */
 export function fileChange(
   path: string,
   action: FileChangeAction,
   before: string | undefined,
   after: string,
+  leftUnsaved = false,
 ): FileChange {
+  const note = leftUnsaved
+    ? { note: `${path} had unsaved changes of yours, so this change is unsaved too: save the file when you are ready.` }
+    : {};
   const patch = structuredPatch(`a/${path}`, `b/${path}`, before ?? '', after, undefined, undefined, {
     context: CONTEXT_LINES,
   });
@@ -55,7 +64,7 @@ export function fileChange(
       body.push(line);
     }
   }
-  if (body.length === 0) return { path, action, added, removed, diff: '', omitted: 0 };
+  if (body.length === 0) return { path, action, added, removed, diff: '', omitted: 0, ...note };
   const lines = [before === undefined ? '--- /dev/null' : `--- a/${path}`, `+++ b/${path}`, ...body];
   const kept: string[] = [];
   let chars = 0;
@@ -65,7 +74,7 @@ export function fileChange(
     kept.push(shown);
     chars += shown.length + 1;
   }
-  return { path, action, added, removed, diff: kept.join('\n'), omitted: lines.length - kept.length };
+  return { path, action, added, removed, diff: kept.join('\n'), omitted: lines.length - kept.length, ...note };
 }
 
 /** How a file change reads as the first words of its row: "Edited src/a.ts". */

@@ -39,7 +39,13 @@ function clip(text: string): string {
 
 /** A file tool's change as the protocol carries it (the row's title already names the file). */
 export function toFileChange(c: FileChange): FileChangeView {
-  return { added: whole(c.added), removed: whole(c.removed), diff: c.diff, omitted: whole(c.omitted) };
+  return {
+    added: whole(c.added),
+    removed: whole(c.removed),
+    diff: c.diff,
+    omitted: whole(c.omitted),
+    ...(c.note !== undefined ? { note: c.note } : {}),
+  };
 }
 
 const whole = (n: number) => Math.max(0, Math.round(Number.isFinite(n) ? n : 0));

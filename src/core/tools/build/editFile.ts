@@ -128,7 +128,7 @@ export const editFileTool: ToolDefinition<EditFileArgs> = {
       ? `; ${shown} had unsaved changes of the person's, so it was left unsaved (the person saves it)`
       : '';
     return resultOf(ctx, `edited ${shown}: ${what} (${change})${unsaved}`, {
-      change: fileChange(shown, 'edited', text, next),
+      change: fileChange(shown, 'edited', text, next, leftUnsaved),
     });
   },
 };

@@ -105,7 +105,9 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
       !stat
         ? { change: fileChange(shown, 'created', undefined, args.content) }
         : base !== undefined
-          ? { change: fileChange(shown, 'replaced', base, args.content) }
+          ? {
+              change: fileChange(shown, 'replaced', base, args.content, leftUnsaved),
+            }
           : {},
     );
   },
