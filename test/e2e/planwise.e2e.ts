@@ -213,7 +213,8 @@ describe('e2e: planning, the plan file, the build, revise and fresh context (ins
     assert.equal(await (await panel.locator('.pw-gate')).count(), 0, 'the gate stayed open during the build');
     await waitForEditorText(wb, "'Hello, ' + name + '!'");
     await panel.waitFor('.pw-tracker .pw-status-in_progress');
-    await panel.waitFor('.pw-tool-call', { text: 'Edited ' });
+    // The edit's row in words, with the lines it added and removed.
+    await panel.waitFor('.pw-tool-call', { text: 'Edited greet.js +1 \u22121' });
     await wb.screenshot('e2e-05-executing');
 
     // The tracker reaches 100%; the file was saved.
