@@ -8,52 +8,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { ToolCallItem, ViewState } from '../../src/protocol';
-import { sse } from '../support/scriptedServer';
-import { planResponse, samplePlan } from '../support/sessionHarness';
-import { startEngineHost, until } from '../host/engineHost';
+import type { ViewState } from '../../src/protocol';
 import { launchChromium } from './browser';
 import { startPageServer, type PageServer, type Theme } from './pageServer';
 
 const repo = resolve(__dirname, '../..');
-const SOURCE = 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n';
-
-/** The panel's state after a real build that edits src/a.ts and creates src/b.ts (with markup in it). */
-async function builtState(): Promise<ViewState> {
-  const h = await startEngineHost(
-    [
-      sse.textTurn(planResponse(samplePlan('Change the constants', 'src/'))),
-      sse.toolTurn([
-        {
-          name: 'edit_file',
-          args: {
-            path: 'src/a.ts',
-            old_text: 'export const b = 2;\n',
-            new_text: 'export const b = 20;\nexport const bb = 22;\n',
-          },
-        },
-      ]),
-      sse.toolTurn([
-        { name: 'write_file', args: { path: 'src/b.ts', content: 'const t = "<img src=x onerror=alert(1)>";\n' } },
-      ]),
-      sse.textTurn('Done.'),
-    ],
-    { files: { 'src/a.ts': SOURCE } },
-  );
-  try {
-    const run = h.controller.start('change the constants', 'plan');
-    await until(() => h.pending.has('approval'), 'the gate');
-    await h.controller.decide('execute');
-    await run;
-    const changed = () =>
-      h.hub.state.transcript.filter((i): i is ToolCallItem => i.kind === 'tool_call' && i.change !== undefined);
-    await until(() => changed().length === 2, 'two file changes');
-    return h.hub.state;
-  } finally {
-    await h.close();
-  }
-}
-
 describe('file change rows in Chromium', function () {
   this.timeout(120_000);
   let browser: Browser;
@@ -63,7 +22,12 @@ describe('file change rows in Chromium', function () {
   before(async function () {
     this.timeout(180_000);
     execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'pipe' });
-    state = await builtState();
+    // The build runs in its own process: a jsdom test in this one may have replaced the globals the engine uses.
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fileChangeScene.ts')], {
+      cwd: repo,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    state = JSON.parse(out.toString()) as ViewState;
     server = await startPageServer();
     browser = await launchChromium();
   });
