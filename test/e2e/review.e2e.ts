@@ -127,6 +127,9 @@ describe('e2e: reviewing a plan with comment threads (installed VSIX)', function
     // The thread's title marks it outdated and its first comment quotes the text it was written on.
     await wb.page.getByText('c1 · step 2 · outdated since revision 2').first().waitFor({ state: 'visible' });
     await wb.page.getByText('Written on revision 1, where it read:').first().waitFor({ state: 'visible' });
+    // The pointer away from the editor, so no hover (the file's path) covers the shot.
+    await wb.page.mouse.move(24, 650);
+    await wb.page.waitForTimeout(500);
     await wb.screenshot('review-02-answered');
 
     // Resolve the summary thread; the next request carries only the step-2 thread.

@@ -11,7 +11,6 @@ import { planViewOf } from '../plan/planCard';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionCore } from './core';
 import type { SessionEffect } from './state';
-import { emitTracker } from './trackerView';
 
 export { awaitingChecks, emitTracker } from './trackerView';
 
