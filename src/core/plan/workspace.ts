@@ -13,6 +13,7 @@ import type { Verifier } from '../verify/verifier';
 import { applyTrackerAction, type TrackerAction } from './trackerActions';
 import { ReviewBook } from './reviewBook';
 import { PlanStore, type LoadedPlan } from './store';
+import { listPlanFiles } from './storeLayout';
 import { blankTrackerBlock } from './trackerBlock';
 import { cloneTracker, trackerProgress, type TaskItem, type Tracker, type TrackerProgress } from './tracker';
 import { validatePlan } from './validator';
@@ -137,8 +138,8 @@ export class PlanWorkspace {
 
   /** Every plan in the plans folder, newest first. */
   async list(): Promise<ParsedPlan[]> {
-    const listed = await this.store.list();
-    return Promise.all(listed.map((l) => this.plan(l.file)));
+    const files = await listPlanFiles(this.opts.reader, this.store.plansDir);
+    return Promise.all(files.map((f) => this.plan(f.file)));
   }
 
   /** Reads the plan again and announces it when it changed (a hand edit, another tool's write). */
