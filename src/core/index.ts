@@ -52,7 +52,14 @@ export {
   type PlanVerdict,
   type PlanWorkspaceOptions,
 } from './plan/workspace';
-export { STATUS_GLYPH, trackerCounts, trackerProgress, parseTrackerFile, type Tracker } from './plan/tracker';
+export {
+  STATUS_GLYPH,
+  itemAtPath,
+  trackerCounts,
+  trackerProgress,
+  parseTrackerFile,
+  type Tracker,
+} from './plan/tracker';
 export { parseVerifyEntry, verifyEntryOf } from './plan/verification';
 export {
   anchorFromPrefix,

@@ -5,7 +5,7 @@
  * verify", "Approve"/"Revise" while the plan waits for approval, and "Compare with previous
  * revision" once there is one. In Restricted Mode the lenses say why verify is off.
  */
-import type { PlanVerdict, VerifyRecord } from '../../core/index';
+import type { PlanVerdict, Tracker, VerifyRecord } from '../../core/index';
 import { formatAgo } from '../../protocol/ago';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
 
@@ -19,7 +19,7 @@ export interface LensInput {
    * A step's status in the plan's tracker (absent: the plan has no tracker, nothing was built). A
    * check is offered for sign-off only once its step was started.
    */
-  readonly stepStatus?: (step: string) => 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined;
+  readonly stepStatus?: (step: string) => Tracker['items'][number]['status'] | undefined;
   readonly trusted: boolean;
   readonly now: number;
   /** The engine's latest result of `entry` (as written) of step `step` ("2") of this plan. */

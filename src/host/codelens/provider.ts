@@ -3,7 +3,7 @@
  * Code commands here. Registered only for the plans folder's pattern.
  */
 import * as vscode from 'vscode';
-import type { PlanVerdict, Tracker } from '../../core/index';
+import { itemAtPath, type PlanVerdict, type Tracker } from '../../core/index';
 import { COMMANDS } from '../ids';
 import { planLenses, type LensAction, type LensInput } from './lenses';
 
@@ -55,7 +55,7 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
   const specs = planLenses({
     markdown,
     verdict: source.parse(markdown),
-    ...(tracker ? { stepStatus: (step: string) => trackerStatus(tracker, step) } : {}),
+    ...(tracker ? { stepStatus: (step: string) => itemAtPath(tracker.items, step)?.status } : {}),
     trusted: source.trusted,
     now: Date.now(),
     resultOf: source.resultOf(file),
@@ -71,17 +71,4 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
       ...commandOf(s.action, file),
     });
   });
-}
-
-/** The status of item `path` ("2", "2.1") in a tracker. */
-function trackerStatus(t: Tracker, path: string): 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined {
-  let items = t.items;
-  let status: 'pending' | 'in_progress' | 'completed' | 'blocked' | undefined;
-  for (const part of path.split('.')) {
-    const item = items[Number(part) - 1];
-    if (!item) return undefined;
-    status = item.status;
-    items = item.children;
-  }
-  return status;
 }

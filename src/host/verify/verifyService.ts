@@ -9,7 +9,7 @@
  * verifier's; this file keeps none.
  */
 import type { Approver, Tracker, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
-import { verifyEntryOf, type PlanVerdict } from '../../core/index';
+import { itemAtPath, verifyEntryOf, type PlanVerdict } from '../../core/index';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
 export interface VerifyDeps {
@@ -39,14 +39,7 @@ export interface RunAllSummary {
 
 /** Whether the tracker holds `text` as a verify entry of item `step` ("2", "2.1"). */
 export function trackerHolds(tracker: Tracker | undefined, step: string, text: string): boolean {
-  let items = tracker?.items ?? [];
-  let item: Tracker['items'][number] | undefined;
-  for (const part of step.split('.')) {
-    item = items[Number(part) - 1];
-    if (!item) return false;
-    items = item.children;
-  }
-  return item?.verify.some((v) => v.trim() === text) ?? false;
+  return itemAtPath(tracker?.items ?? [], step)?.verify.some((v) => v.trim() === text) ?? false;
 }
 
 export class VerifyService {
