@@ -22,7 +22,6 @@ import { lensRefresh } from './codelens/lensRefresh';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
 import type { Essentials } from './essentials';
-import { contextKeyValues } from './contextKeys';
 import { ContextKeySync } from './contextKeySync';
 import { DisposableStore } from './disposables';
 import { adviceForModelError } from './errors';
@@ -46,6 +45,7 @@ import { createEngineAccess } from './session/engine';
 import { watchPlanFiles } from './session/planFileWatcher';
 import { HostPlans } from './session/hostPlans';
 import { BudgetStatusBar } from './status/statusBar';
+import { syncSurfaces } from './status/surfaceSync';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner } from './trust';
@@ -327,23 +327,16 @@ export function composeHost(shared: SharedParts): Host {
   // ---- status bar, context keys, flags, lenses ----------------------------------------------
   const statusBar = store.add(new BudgetStatusBar());
   const contextKeys = new ContextKeySync((k, v) => vscode.commands.executeCommand('setContext', k, v));
-  let plansOnDisk = false;
-  let lastGate: string | undefined;
-  const refresh = () => {
-    const state = hub.state;
-    statusBar.update(state, controller.current !== undefined);
-    const inputs = controller.contextInputs();
-    contextKeys.apply(contextKeyValues({ ...inputs, hasPlan: inputs.hasPlan || plansOnDisk }));
-    const current = controller.current;
-    const gate = current?.state === 'awaiting_approval' ? (current.planFile ?? '') : '';
-    if (gate !== lastGate) {
-      lastGate = gate;
-      lensChanged.fire();
-    }
-  };
-  store.add(hub.onDidChangeState(refresh));
-  store.add(controller.onDidChange(refresh));
-  store.add(pending.onDidChange(refresh));
+  const surfaces = store.add(
+    syncSurfaces({
+      state: () => hub.state,
+      controller,
+      changes: [(l) => hub.onDidChangeState(l), (l) => controller.onDidChange(l), (l) => pending.onDidChange(l)],
+      statusBar,
+      contextKeys,
+      lensesChanged: () => lensChanged.fire(),
+    }),
+  );
   const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
   store.add(keys.onDidChange(updateFlags));
   store.add(config.onDidChange(updateFlags));
@@ -371,10 +364,7 @@ export function composeHost(shared: SharedParts): Host {
       anyPlan: async () => (await ws().planFiles.newest()) !== undefined,
       lensesChanged: () => lensChanged.fire(),
       planChanged: (file) => hostPlans.changedOnDisk(file),
-      onPlansOnDisk: (any) => {
-        plansOnDisk = any;
-        refresh();
-      },
+      onPlansOnDisk: (any) => surfaces.plansOnDisk(any),
     }),
   );
 
