@@ -24,6 +24,7 @@ export type * from './mcp/ports';
 export type * from './session/api';
 export type * from './events/types';
 export type { AwaitingCheck } from './session/trackerView';
+export type { SessionStanding, TrackerStanding } from './session/standing';
 export type { HandEditOutcome } from './session/handEdit';
 export { createSession, resumeSession } from './session/session';
 export { SessionArchive } from './events/archive';

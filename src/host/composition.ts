@@ -40,12 +40,13 @@ import { NativePrompts, vscodeCommandUi } from './prompts/native';
 import { askCommandQuestion } from './prompts/commandQuestion';
 import { PendingRequests } from './prompts/pending';
 import { SessionController } from './session/controller';
-import { anyAwaitingCheck, autoResume } from './session/autoResume';
+import { autoResume } from './session/autoResume';
 import { createEngineAccess } from './session/engine';
 import { watchPlanFiles } from './session/planFileWatcher';
 import { HostPlans } from './session/hostPlans';
 import { BudgetStatusBar } from './status/statusBar';
 import { syncSurfaces } from './status/surfaceSync';
+import type { GrantAsk } from './status/format';
 import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner } from './trust';
@@ -329,9 +330,9 @@ export function composeHost(shared: SharedParts): Host {
   const contextKeys = new ContextKeySync((k, v) => vscode.commands.executeCommand('setContext', k, v));
   const surfaces = store.add(
     syncSurfaces({
-      state: () => hub.state,
       controller,
-      changes: [(l) => hub.onDidChangeState(l), (l) => controller.onDidChange(l), (l) => pending.onDidChange(l)],
+      grantAsk: () => (pending.first('grantMore')?.data as GrantAsk | undefined) ?? null,
+      changes: [(l) => controller.onSessionEvent(l), (l) => controller.onDidChange(l), (l) => pending.onDidChange(l)],
       statusBar,
       contextKeys,
       lensesChanged: () => lensChanged.fire(),
@@ -395,7 +396,7 @@ export function composeHost(shared: SharedParts): Host {
       state: context.workspaceState,
       log,
       describeError,
-      awaitingCheck: () => anyAwaitingCheck(hub.state.tracker?.items ?? []),
+      awaitingCheck: () => controller.current?.standing.tracker?.awaitingCheck === true,
     }),
   );
 

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { Verifier } from '../../src/core/index';
 import { NodeCommandRunner } from '../../src/node/processRunner';
 import { lensRefresh } from '../../src/host/codelens/lensRefresh';
-import { anyAwaitingCheck, autoResume, LAST_SESSION_KEY } from '../../src/host/session/autoResume';
-import type { TrackerNode } from '../../src/protocol';
+import { autoResume, LAST_SESSION_KEY } from '../../src/host/session/autoResume';
+import type { ThreadEvent } from '../../src/core/events/types';
+import { foldStanding, NO_STANDING } from '../../src/core/session/standing';
 import { watchPlanFiles, type WatcherLike } from '../../src/host/session/planFileWatcher';
 import { FakeSession } from './support';
 import { makeTempWorkspace } from '../support/tempWorkspace';
@@ -210,10 +211,21 @@ describe('auto-resume', () => {
     assert.equal(state.data.get(LAST_SESSION_KEY), undefined, 'a cancelled session is never kept');
   });
 
-  it("anyAwaitingCheck reads the engine's flag at any depth of the announced tracker", () => {
-    const node = (awaitingCheck: boolean, children: TrackerNode[] = []): TrackerNode =>
-      ({ awaitingCheck, children }) as unknown as TrackerNode;
-    assert.equal(anyAwaitingCheck([node(false), node(false, [node(false)])]), false);
-    assert.equal(anyAwaitingCheck([node(false), node(false, [node(false, [node(true)])])]), true);
+  it("the session's standing reads the engine's awaiting flag at any depth of the announced tracker", () => {
+    type Item = Extract<ThreadEvent, { type: 'tracker.updated' }>['items'][number];
+    const node = (awaitingCheck: boolean, children: Item[] = []): Item =>
+      ({ awaitingCheck, children }) as unknown as Item;
+    const fold = (items: Item[]) =>
+      foldStanding(NO_STANDING, {
+        type: 'tracker.updated',
+        title: 'T',
+        items,
+        counts: { done: 0, inProgress: 0, pending: 1, blocked: 0, total: 1 },
+        percent: 0,
+        seq: 1,
+        at: 0,
+      }).tracker?.awaitingCheck;
+    assert.equal(fold([node(false), node(false, [node(false)])]), false);
+    assert.equal(fold([node(false), node(false, [node(false, [node(true)])])]), true);
   });
 });

@@ -4,6 +4,7 @@ import type { ThreadEvent, ThreadEventBody, LifecycleState } from '../../src/cor
 import type { ApprovalDecision } from '../../src/core/lifecycle/ports';
 import type { Session, SessionStop } from '../../src/core/session/api';
 import type { HandEditOutcome } from '../../src/core/session/handEdit';
+import { StandingFollower, type SessionStanding } from '../../src/core/session/standing';
 import type { EngineAccess } from '../../src/host/session/controller';
 import { PlanStore, ReviewBook, Verifier } from '../../src/core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -42,7 +43,16 @@ export class FakeSession implements Session {
   /** After a resume: by default the run stops at the gate again (as a non-interactive engine would). */
   onReopen: Step = (s) => (s.planFile ? { kind: 'awaiting_approval', planFile: s.planFile } : undefined);
 
-  constructor(readonly id = 'sfake') {}
+  /** The engine's own fold of the events this fake emits. */
+  private readonly follower = new StandingFollower();
+
+  constructor(readonly id = 'sfake') {
+    this.bus.on((e) => this.follower.fold(e));
+  }
+
+  get standing(): SessionStanding {
+    return this.follower.standing;
+  }
 
   emit(...events: ThreadEventBody[]): void {
     for (const e of events) this.bus.emit(e);

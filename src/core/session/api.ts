@@ -14,6 +14,7 @@ import type { AwaitingCheck } from './trackerView';
 import type { ReviewBook } from '../plan/reviewBook';
 import type { PlanWorkspace } from '../plan/workspace';
 import type { HandEditOutcome } from './handEdit';
+import type { SessionStanding } from './standing';
 import type { CheckpointStore } from '../build/ports';
 import type { ScopeMode } from '../build/scope';
 import type { ExecutionReport } from '../build/report';
@@ -149,6 +150,11 @@ export interface Session {
    * it back in progress).
    */
   readonly verifier: Verifier;
+  /**
+   * Where the session stands, folded once from its events: budget, tracker progress, whether its
+   * last build offers Revert. What hosts read outside any panel.
+   */
+  readonly standing: SessionStanding;
   /**
    * The review threads of the session's plans (`<stem>.review.json`): hosts add, answer and
    * resolve threads here, so every change is a `review.thread.*` event on this session's bus. A

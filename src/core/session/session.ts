@@ -6,6 +6,7 @@
  */
 import { ModelError, type ChatMessage } from '../agent/model';
 import { EventBus } from '../events/bus';
+import type { ThreadEvent } from '../events/types';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
 import type { ApprovalDecision, PlanApprovalResponse } from '../lifecycle/ports';
@@ -20,11 +21,14 @@ import { emitTracker, runPlanningTurn } from './planningTurn';
 import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
 import { followPlans } from './planFollow';
+import { StandingFollower, type SessionStanding } from './standing';
 
 export interface RestoredState {
   readonly id: string;
   readonly lastSeq: number;
   readonly checkpoint: SessionCheckpoint;
+  /** The archived events, for what the session's standing folds from them. */
+  readonly events: readonly ThreadEvent[];
 }
 
 /** What a checkpoint records, so `resumeSession` can rebuild the session. */
@@ -74,6 +78,7 @@ class PlanwiseSession implements Session {
   private readonly unfollow: () => void;
   private readonly unfollowReview: () => void;
   private readonly unfollowPlans: () => void;
+  private readonly standingFollower: StandingFollower;
 
   constructor(
     readonly id: string,
@@ -82,6 +87,9 @@ class PlanwiseSession implements Session {
     restored?: RestoredState,
   ) {
     this.bus = new EventBus(() => deps.clock.now(), restored?.lastSeq ?? 0);
+    this.standingFollower = new StandingFollower(restored?.events);
+    // First on the bus: a host that reads the standing while handling an event sees it applied.
+    this.bus.on((e) => this.standingFollower.fold(e));
     this.core = new SessionCore(id, deps, config, this.bus, restored?.checkpoint.machine);
     if (deps.archive) {
       this.archive = new SessionArchive(deps.archive, id, { onError: (e) => deps.log?.(`archive: ${e.message}`) });
@@ -118,6 +126,10 @@ class PlanwiseSession implements Session {
 
   get planFile() {
     return this.core.planFile;
+  }
+
+  get standing(): SessionStanding {
+    return this.standingFollower.standing;
   }
 
   get verifier(): Verifier {
@@ -448,5 +460,5 @@ export async function resumeSession(
   const loaded = await SessionArchive.load(deps.archive, id);
   const checkpoint = loaded?.lastCheckpoint?.state as SessionCheckpoint | undefined;
   if (!loaded || !checkpoint) return undefined;
-  return new PlanwiseSession(id, deps, config, { id, lastSeq: loaded.lastSeq, checkpoint });
+  return new PlanwiseSession(id, deps, config, { id, lastSeq: loaded.lastSeq, checkpoint, events: loaded.events });
 }

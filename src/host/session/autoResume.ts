@@ -3,7 +3,6 @@
  * or idle with a step awaiting the person's check) is kept in the workspace state, and at start-up a kept id is resumed, pending approval or
  * question included. Written against a structural copy of `Memento`.
  */
-import type { TrackerNode } from '../../protocol';
 import type { SessionController } from './controller';
 
 export interface StateStore {
@@ -44,9 +43,4 @@ export function autoResume(deps: AutoResumeDeps): { dispose(): void } {
       .catch((err: unknown) => log.warn(`could not resume session ${last}: ${deps.describeError(err)}`));
   }
   return sub;
-}
-
-/** Whether any item of the engine's tracker (as announced) awaits the person's check. */
-export function anyAwaitingCheck(items: readonly TrackerNode[]): boolean {
-  return items.some((i) => i.awaitingCheck || anyAwaitingCheck(i.children));
 }

@@ -6,7 +6,7 @@
  */
 import { Emitter, type ThreadEvent, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
 import type { DeltaOp, Flags, Mode, PanelNotice, ViewState } from '../../protocol';
-import { atStake, type AtStake } from '../../protocol/atStake';
+import type { AtStake } from '../../protocol/atStake';
 import { emptyViewState } from '../../protocol/emptyState';
 import type { ContextInputs } from '../contextKeys';
 import type { EventTranslator } from '../panel/translate';
@@ -49,6 +49,7 @@ export class SessionController {
   private startMode: Mode = 'plan';
   private counter = 0;
   private readonly listeners = new Emitter<void>();
+  private readonly sessionEvents = new Emitter<ThreadEvent>();
   private readonly standing = new Map<string, PanelNotice>();
   /** The person's last message and whether it started the session: what Retry sends again. */
   private lastInput: { text: string; started: boolean } | undefined;
@@ -70,7 +71,8 @@ export class SessionController {
   /** What a new start or a cancel would throw away: a plan waiting for approval, or a finished build's Revert. */
   atStake(): AtStake | undefined {
     if (this.deps.pending.has('approval')) return 'plan';
-    return this.isBusy ? undefined : atStake(this.deps.hub.state);
+    if (this.isBusy) return undefined;
+    return this.session?.standing.buildRevertable === true ? 'build' : undefined;
   }
 
   /** Inputs of the context keys. */
@@ -87,6 +89,11 @@ export class SessionController {
 
   onDidChange(listener: () => void): { dispose(): void } {
     return this.listeners.on(listener);
+  }
+
+  /** Every event of the current session, after the panel got it. */
+  onSessionEvent(listener: (event: ThreadEvent) => void): { dispose(): void } {
+    return this.sessionEvents.on(listener);
   }
 
   /** Starts a new session on `task`. Refused while a turn runs; a run waiting for the person is abandoned. */
@@ -192,8 +199,7 @@ export class SessionController {
   async setMode(mode: Mode): Promise<void> {
     this.startMode = mode;
     if (!this.session || this.session.state === 'idle' || this.session.state === 'cancelled') {
-      const lifecycle = { ...this.deps.hub.state.lifecycle, mode };
-      this.deps.hub.update([{ op: 'lifecycle.set', lifecycle }]);
+      this.deps.hub.update(this.deps.translator.syncLifecycle({ ...this.deps.translator.currentLifecycle, mode }));
       return;
     }
     const session = this.session;
@@ -287,6 +293,7 @@ export class SessionController {
     this.unsubscribe = session.bus.on((event) => {
       this.deps.hub.update(this.deps.translator.translate(event));
       this.deps.onEvent?.(event);
+      this.sessionEvents.fire(event);
       if (event.type === 'state.changed' || event.type === 'turn.started' || event.type === 'turn.completed') {
         this.changed();
       }

@@ -2,10 +2,17 @@
  * The status-bar budget indicator, as data: compact text, a markdown tooltip, a severity that
  * picks the colour, and what a click does. Pure; `statusBar.ts` only copies it onto the item.
  */
-import type { Budget, GrantMorePrompt, Tracker } from '../../protocol';
+import type { BudgetSnapshot, LimitKind, TrackerStanding } from '../../core/index';
 
+type Budget = BudgetSnapshot;
 /** The tracker's progress as the engine counted it (`tracker.updated`). */
-export type TrackerProgress = Pick<Tracker, 'counts' | 'percent'>;
+export type TrackerProgress = Pick<TrackerStanding, 'counts' | 'percent'>;
+/** A limit the engine asked the person to raise. */
+export interface GrantAsk {
+  readonly kind: LimitKind;
+  readonly used: number;
+  readonly max: number;
+}
 
 /**
  * The tracker's progress in words, from the engine's counts (never recounted): "step 2 of 5"
@@ -79,7 +86,10 @@ export function severityOf(b: Budget | null, grantPending: boolean): Severity {
 }
 
 /** "12% of context", the engine's share. */
-const contextText = (b: Budget) => `${Math.round(b.contextPercent)}% of context`;
+const contextText = (b: Budget) => `${percentOf(b)}% of context`;
+/** The engine's share of context, as a whole percentage from 0 to 100. */
+const percentOf = (b: Budget) =>
+  Number.isFinite(b.contextPercent) ? Math.round(Math.min(100, Math.max(0, b.contextPercent))) : 0;
 
 /**
  * The status bar's words: "Planwise: 10 of 120 tool calls · 4% of context" (a planning spend cap
@@ -97,7 +107,7 @@ export function statusText(b: Budget | null, tracker: TrackerProgress | null = n
 }
 
 /** The tooltip: one line per figure, in words. */
-export function statusTooltip(b: Budget | null, grant: GrantMorePrompt | null): string {
+export function statusTooltip(b: Budget | null, grant: GrantAsk | null): string {
   const lines: string[] = ['**Planwise**', ''];
   if (!b) {
     lines.push('Nothing has been measured yet.');
@@ -111,7 +121,7 @@ export function statusTooltip(b: Budget | null, grant: GrantMorePrompt | null): 
       `- Tool calls refused: ${grouped(b.blockedCalls.total)} (${grouped(b.blockedCalls.consecutive)} in a row)` +
         (b.blockedCalls.fuse > 0 ? `; the turn stops at ${grouped(b.blockedCalls.fuse)}` : ''),
       `- Tokens: ${grouped(b.tokens.input)} in, ${grouped(b.tokens.output)} out`,
-      `- Context used: ${Math.round(b.contextPercent)}%${window}`,
+      `- Context used: ${percentOf(b)}%${window}`,
       b.tokens.cap > 0
         ? `- Planning spend: ${grouped(spent)} of ${grouped(b.tokens.cap)} tokens`
         : `- Planning spend: ${grouped(spent)} tokens (no cap)`,
@@ -130,14 +140,14 @@ export function statusTooltip(b: Budget | null, grant: GrantMorePrompt | null): 
 
 export function statusView(
   b: Budget | null,
-  grant: GrantMorePrompt | null,
+  grant: GrantAsk | null,
   tracker: TrackerProgress | null = null,
 ): StatusView {
   const severity = severityOf(b, grant !== null);
   const text = statusText(b, tracker);
   const label = b
     ? `Planwise budget: ${b.toolCalls.used} of ${b.toolCalls.max > 0 ? b.toolCalls.max : 'unlimited'} tool calls, ` +
-      `context ${Math.round(b.contextPercent)} percent, ${b.tokens.input + b.tokens.output} tokens spent` +
+      `context ${percentOf(b)} percent, ${b.tokens.input + b.tokens.output} tokens spent` +
       (b.tokens.cap > 0 ? ` of a ${b.tokens.cap} token cap` : '') +
       (grant ? '. A limit was reached: activate to grant more.' : '')
     : 'Planwise: no budget reported yet';

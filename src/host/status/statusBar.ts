@@ -1,8 +1,8 @@
-/** The status-bar budget item: shown while a session is active, fed from the panel's view state. */
+/** The status-bar budget item: shown while a session is active, fed from the session's standing. */
 import * as vscode from 'vscode';
-import type { ViewState } from '../../protocol';
+import type { SessionStanding } from '../../core/index';
 import { COMMANDS, FOCUS_PANEL_COMMAND } from '../ids';
-import { statusView } from './format';
+import { statusView, type GrantAsk } from './format';
 
 const BACKGROUND = {
   normal: undefined,
@@ -17,12 +17,13 @@ export class BudgetStatusBar implements vscode.Disposable {
     this.item.name = 'Planwise Budget';
   }
 
-  update(state: ViewState, sessionActive: boolean): void {
-    if (!sessionActive) {
+  /** `standing` is undefined when no session is active. `grant`: a limit the engine asks to raise. */
+  update(standing: SessionStanding | undefined, grant: GrantAsk | null): void {
+    if (!standing) {
       this.item.hide();
       return;
     }
-    const view = statusView(state.budget, state.grantMore, state.tracker);
+    const view = statusView(standing.budget ?? null, grant, standing.tracker ?? null);
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;

@@ -5,15 +5,15 @@
 import type { ContextInputs } from '../contextKeys';
 import { contextKeyValues } from '../contextKeys';
 import type { ContextKeySync } from '../contextKeySync';
-import type { ViewState } from '../../protocol';
 import type { SessionController } from '../session/controller';
+import type { GrantAsk } from './format';
 import type { BudgetStatusBar } from './statusBar';
 
 export interface SurfaceSyncDeps {
-  /** The panel's state, for the status bar's budget. */
-  readonly state: () => ViewState;
   readonly controller: SessionController;
-  /** What redraws them: the panel's state, the controller, the pending requests. */
+  /** A limit the engine asks the person to raise, while it waits for the answer. */
+  readonly grantAsk: () => GrantAsk | null;
+  /** What redraws them: the session's events, the controller, the pending requests. */
   readonly changes: readonly ((listener: () => void) => { dispose(): void })[];
   readonly statusBar: BudgetStatusBar;
   readonly contextKeys: ContextKeySync;
@@ -25,7 +25,7 @@ export function syncSurfaces(deps: SurfaceSyncDeps): { plansOnDisk(any: boolean)
   let plansOnDisk = false;
   let lastGate: string | undefined;
   const refresh = () => {
-    deps.statusBar.update(deps.state(), controller.current !== undefined);
+    deps.statusBar.update(controller.current?.standing, deps.grantAsk());
     const inputs: ContextInputs = controller.contextInputs();
     deps.contextKeys.apply(contextKeyValues({ ...inputs, hasPlan: inputs.hasPlan || plansOnDisk }));
     const current = controller.current;
