@@ -52,6 +52,7 @@ export {
   type PlanChangeReason,
   type PlanVerdict,
   type PlanWorkspaceOptions,
+  resultIn,
 } from './plan/workspace';
 export {
   STATUS_GLYPH,

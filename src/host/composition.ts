@@ -374,17 +374,12 @@ export function composeHost(shared: SharedParts): Host {
       return trust.trusted;
     },
     parse: (markdown) => plans().parse(markdown),
-    trackerOf: async (file) =>
-      (
-        plans().peek(file) ??
-        (await plans()
-          .plan(file)
-          .catch(() => undefined))
-      )?.tracker,
-    resultOf: (file) => (step, entry) => verifier.latest(file, step, entry),
-    restoreResults: (file) => verifier.get().restore(file),
+    planOf: async (file) =>
+      plans().peek(file) ??
+      (await plans()
+        .plan(file)
+        .catch(() => undefined)),
     gateOpenFor: (file) => controller.current?.state === 'awaiting_approval' && controller.current.planFile === file,
-    revisions: async (file) => (await ws().planFiles.revisions(file)).length,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
     openComments: (file) => review.openCount(file),
   };

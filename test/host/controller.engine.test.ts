@@ -3,7 +3,7 @@
  * (`createEngineAccess`, `HostApprover`, one shared `Verifier`): every gate, decision and verify
  * result here goes through the code paths a person's clicks take.
  */
-import { validatePlan } from '../../src/core/index';
+import { resultIn, validatePlan } from '../../src/core/index';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { planLenses } from '../../src/host/codelens/lenses';
@@ -157,6 +157,12 @@ describe('session controller on the engine the host builds', () => {
     assert.equal(card.counts.stepsDone, 2);
     const report = readFileSync(planFile.replace(/\.md$/, '.report.md'), 'utf8');
     assert.doesNotMatch(report, /awaiting the person's check/);
+    // The session's standing and the workspace's plan say the same.
+    assert.equal(h.controller.current!.standing.tracker?.percent, 100);
+    assert.equal(h.controller.current!.standing.tracker?.awaitingCheck, false);
+    const signed = h.plans.peek(planFile)!;
+    assert.equal(resultIn(signed, '1', CHECK)?.status, 'checked');
+    assert.equal(resultIn(signed, '2', 'node -e "process.exit(0)"')?.status, 'passed');
 
     // A revert of step 2 reaches the session: the panel's tracker and the plan's file follow.
     await h.plans.reverted(planFile, '1');
@@ -166,6 +172,11 @@ describe('session controller on the engine the host builds', () => {
       ['completed', 'pending'],
     );
     assert.match(readFileSync(planFile.replace(/\.md$/, '.tasks.md'), 'utf8'), /- \[ \] /);
+    assert.equal(h.controller.current!.standing.tracker?.percent, 50, 'the standing follows the revert');
+    // The reverted step's results are gone from the plan; step 1's stay.
+    const reverted = h.plans.peek(planFile)!;
+    assert.deepEqual([...new Set(reverted.results.map((r) => r.step))], ['1']);
+    assert.equal(resultIn(reverted, '1', CHECK)?.status, 'checked');
   });
 
   it('resumes a session from its archive: the pending approval comes back and deciding it builds', async () => {

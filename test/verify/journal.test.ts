@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  PlanWorkspace,
   Verifier,
   VerifyJournal,
+  resultIn,
   isAwaitingCheck,
   journalFileOf,
   stepVerdict,
@@ -121,6 +123,30 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
       [`$(eye) Mark checked: ${CHECK}`],
     );
     assert.deepEqual(errors, []);
+  });
+
+  it("a reloaded window's plan workspace reads the plan with its kept results, and follows new ones", async () => {
+    const before = verifier();
+    const ran = await before.run(planFile, '1', COMMAND, { origin: 'build' });
+    await settled(journalFileOf(planFile), 1);
+
+    const after = verifier();
+    const plans = new PlanWorkspace({
+      reader: ws.reader,
+      writer: new NodeWorkspaceWriter(),
+      root: ws.root,
+      now: Date.now,
+      verifier: after,
+    });
+    const changes: string[] = [];
+    plans.onDidChange((c) => changes.push(c.reason));
+    const plan = await plans.plan(planFile);
+    assert.deepEqual(resultIn(plan, '1', COMMAND.text), ran, 'brought back from the journal on first read');
+    assert.equal(resultIn(plan, '1', CHECK), undefined);
+    after.signOff(planFile, '1', CHECK);
+    assert.equal(resultIn(plans.peek(planFile)!, '1', CHECK)?.status, 'checked', 'the entry follows the result');
+    assert.deepEqual(changes, ['verify']);
+    plans.dispose();
   });
 
   it("a person's sign-off is kept too, and a result made before the restore is newer and wins", async () => {

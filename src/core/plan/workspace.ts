@@ -2,14 +2,15 @@
  * The one owner of a workspace's plans. It parses each plan text once (`parse`: every reader of a
  * plan, the store, the session, the lenses, the CLI, asks here), owns the plan store, the review
  * book and the tracker writes, and keeps one `ParsedPlan` per plan file: the plan file as it is on
- * disk, its verdict, its tracker and progress, its revisions. Every change (a save, a tracker
+ * disk, its verdict, its tracker and progress, its revisions, the latest result of each of its
+ * verify entries (brought back from the plan's journal on first read). Every change (a save, a tracker
  * write, a hand edit, a revert, a verify result) refreshes that plan's entry and goes out once on
  * `onDidChange`; every surface projects from the entry it carries.
  */
 import { Emitter } from '../emitter';
 import type { WorkspaceReader, WorkspaceWriter } from '../ports';
 import type { ReviewEventBody } from '../events/reviewEvents';
-import type { Verifier } from '../verify/verifier';
+import type { Verifier, VerifyRecord } from '../verify/verifier';
 import { applyTrackerAction, type TrackerAction } from './trackerActions';
 import { ReviewBook } from './reviewBook';
 import { PlanStore, type LoadedPlan } from './store';
@@ -25,6 +26,13 @@ export type PlanVerdict = ReturnType<typeof validatePlan>;
 export interface ParsedPlan extends Omit<LoadedPlan, 'valid' | 'errors' | 'summary'> {
   readonly verdict: PlanVerdict;
   readonly progress?: TrackerProgress;
+  /** The latest result of each verify entry that ran or was signed off, a running one included. */
+  readonly results: readonly VerifyRecord[];
+}
+
+/** The latest result of one verify entry of one step of a plan. */
+export function resultIn(plan: Pick<ParsedPlan, 'results'>, step: string, entry: string): VerifyRecord | undefined {
+  return plan.results.find((r) => r.step === step && r.entry === entry);
 }
 
 /** What changed a plan: a new revision, its tracker, a revert of its build, a verify result. */
@@ -46,7 +54,7 @@ export interface PlanWorkspaceOptions {
   readonly plansDir?: string;
   readonly now: () => number;
   /** The engine's verify results: a result recorded for a plan is a change of that plan. */
-  readonly verifier?: Pick<Verifier, 'onRecorded' | 'forget'>;
+  readonly verifier?: Pick<Verifier, 'onRecorded' | 'forget' | 'restore' | 'resultsOf'>;
   readonly log?: (line: string) => void;
 }
 
@@ -88,7 +96,10 @@ export class PlanWorkspace {
       emit: (e) => this.reviews.fire(e),
     });
     this.detach = opts.verifier?.onRecorded((r) => {
-      if (r.planFile !== '' && r.status !== 'running') this.announce(r.planFile, 'verify');
+      if (r.planFile === '') return;
+      const plan = this.plans.get(r.planFile);
+      if (plan) this.plans.set(r.planFile, { ...plan, results: this.resultsOf(r.planFile) });
+      if (r.status !== 'running') this.announce(r.planFile, 'verify');
     });
   }
 
@@ -133,6 +144,7 @@ export class PlanWorkspace {
   /** The plan (stem, file name or path) as it is on disk now. Throws when it does not exist. */
   async plan(ref: string): Promise<ParsedPlan> {
     const loaded = await this.store.load(ref);
+    await this.opts.verifier?.restore(loaded.file);
     return this.keep(loaded);
   }
 
@@ -227,9 +239,14 @@ export class PlanWorkspace {
       ...rest,
       verdict: this.parse(loaded.markdown),
       ...(loaded.tracker ? { progress: trackerProgress(loaded.tracker) } : {}),
+      results: this.resultsOf(loaded.file),
     };
     this.plans.set(plan.file, plan);
     return plan;
+  }
+
+  private resultsOf(file: string): VerifyRecord[] {
+    return this.opts.verifier?.resultsOf(file) ?? [];
   }
 
   private announce(file: string, reason: PlanChangeReason): void {

@@ -104,6 +104,11 @@ export class Verifier {
     return this.records.get(keyOf(planFile, step, entry));
   }
 
+  /** The latest result of every entry of one plan that ran or was signed off (running ones too). */
+  resultsOf(planFile: string): VerifyRecord[] {
+    return [...this.records.values()].filter((r) => r.planFile === planFile);
+  }
+
   /**
    * Brings back a plan's results from its journal, once per plan file (later calls share the
    * first load). A result recorded since is newer and is kept. Listeners are not told: restored

@@ -3,21 +3,20 @@
  * Code commands here. Registered only for the plans folder's pattern.
  */
 import * as vscode from 'vscode';
-import { itemAtPath, type PlanVerdict, type Tracker } from '../../core/index';
+import { itemAtPath, resultIn, type ParsedPlan, type PlanVerdict } from '../../core/index';
 import { COMMANDS } from '../ids';
-import { planLenses, type LensAction, type LensInput } from './lenses';
+import { planLenses, type LensAction } from './lenses';
 
 export interface LensSource {
   readonly trusted: boolean;
   /** The engine's one parse of a plan text. */
   parse(markdown: string): Pick<PlanVerdict, 'summary'>;
-  /** The plan's tracker as the workspace holds it (absent: none, or the plan was never built). */
-  trackerOf?(planFile: string): Promise<Tracker | undefined>;
-  resultOf(planFile: string): LensInput['resultOf'];
-  /** Brings back the plan's kept verify results (after a reload) before its lenses are shown. */
-  restoreResults?(planFile: string): Promise<unknown>;
+  /**
+   * The plan as the workspace holds it: its tracker, its verify results (kept ones brought back
+   * after a reload), its revisions. Undefined when the file cannot be read as a plan.
+   */
+  planOf(planFile: string): Promise<Pick<ParsedPlan, 'tracker' | 'results' | 'revisions'> | undefined>;
   gateOpenFor(planFile: string): boolean;
-  revisions(planFile: string): Promise<number>;
   isPlanFile(path: string): boolean;
   /** Unresolved review threads on a plan (absent: the host keeps no review). */
   openComments?(planFile: string): Promise<number>;
@@ -49,18 +48,18 @@ function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'comm
 export async function provideLenses(source: LensSource, doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
   const file = doc.uri.fsPath;
   if (doc.uri.scheme !== 'file' || !source.isPlanFile(file)) return [];
-  await source.restoreResults?.(file);
   const markdown = doc.getText();
-  const tracker = await source.trackerOf?.(file);
+  const plan = await source.planOf(file);
+  const tracker = plan?.tracker;
   const specs = planLenses({
     markdown,
     verdict: source.parse(markdown),
     ...(tracker ? { stepStatus: (step: string) => itemAtPath(tracker.items, step)?.status } : {}),
     trusted: source.trusted,
     now: Date.now(),
-    resultOf: source.resultOf(file),
+    resultOf: (step, entry) => (plan ? resultIn(plan, step, entry) : undefined),
     gateOpen: source.gateOpenFor(file),
-    revisions: await source.revisions(file),
+    revisions: plan?.revisions ?? 0,
     ...(source.openComments ? { openComments: await source.openComments(file) } : {}),
   });
   return specs.map((s) => {
