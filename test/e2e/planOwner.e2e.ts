@@ -1,7 +1,8 @@
 // One plan, one owner, in a real VS Code (code-server) on the installed VSIX, against the scripted
-// model: after a person's Mark checked and after Revert to step 1, the panel's tracker, the status
-// bar, the build card, the plan file's CodeLens and `planwise plans` (the CLI, another process
-// reading the same files) all show the same new state, within a second of each other.
+// model: after a revision at the gate, a person's Mark checked, Revert to step 1 and Revert Build,
+// the panel's tracker, the status bar, the build card, the plan file's CodeLens and `planwise
+// plans` (the CLI, another process reading the same files) all show the same new state, within a
+// second of each other.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -25,6 +26,26 @@ import { endScenario, screenshotOnFailure } from './support/artifacts';
 const PASS = 'node -e "process.exit(0)"';
 const CHECK = 'confirm the two module shows 20 when called';
 const CLI = resolve(__dirname, '../../dist/cli.cjs');
+
+/** Revision 1: one step. The person asks for the second; revision 2 is PLAN. */
+const PLAN_R1 = `# One and two
+
+## Summary
+
+Make one() return 10.
+
+## Implementation Steps
+
+1. Make one() return 10 -> files: [src/one.js] -> verify: [${PASS}]
+
+## Test Cases and Validation
+
+- tests: \`${PASS}\`
+
+## Assumptions and Defaults
+
+- none
+`;
 
 const PLAN = `# One and two
 
@@ -93,9 +114,10 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
   });
 
   /** `planwise plans --json` on the workspace, as another process sees the files. */
-  async function cliPlans(): Promise<{ file: string; progress: { percent: number } | null }[]> {
+  type CliPlan = { file: string; steps: number; revisions: number; progress: { percent: number } | null };
+  async function cliPlans(): Promise<CliPlan[]> {
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'plans', '--json', '--workspace', ws.root]);
-    return JSON.parse(stdout) as { file: string; progress: { percent: number } | null }[];
+    return JSON.parse(stdout) as CliPlan[];
   }
 
   async function cliPercent(): Promise<string> {
@@ -151,10 +173,54 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
     return Math.max(...Object.values(at)) - Math.min(...Object.values(at));
   }
 
+  it('a revision at the gate: tracker, status bar, lens and CLI all show revision 2 and its two steps', async function () {
+    assert.ok(wb);
+    model.push(planTurn(PLAN_R1));
+    await startPlanning(wb, 'Change one and two');
+    await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /\.md$/);
+    const frame = await panel.frame();
+    await frame.getByRole('button', { name: 'No, stay in Plan mode', exact: true }).click();
+    await frame.getByLabel('What should change?').fill('Also make two() return 20, as its own step.');
+    const mark = model.mark();
+    model.push(planTurn(PLAN));
+    await wb.page.keyboard.press('Enter');
+    await model.waitForRequests(mark + 1);
+    const sent = Date.now();
+    const at = await follow(
+      [
+        {
+          name: 'panel tracker',
+          read: async () => (await (await panel.locator('.pw-tracker-line-counts')).first().innerText()).trim(),
+          expect: /^0\/2$/,
+        },
+        { name: 'status bar', read: () => wb!.statusBarText(), expect: /Planwise: 0 of 2 steps done/ },
+        {
+          name: 'CodeLens',
+          read: async () => (await codeLensTitles(wb!)).join(' | '),
+          expect: /Compare with previous revision.*Check after the build: confirm the two module/,
+        },
+        {
+          name: 'planwise plans',
+          read: async () => {
+            const p = (await cliPlans())[0];
+            return p ? `${p.steps} steps, revision ${p.revisions}` : 'none';
+          },
+          expect: /^2 steps, revision 2$/,
+        },
+      ],
+      sent,
+    );
+    console.log(`      after the revision (ms from the request): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
+    const { CodeLens: lens, ...own } = at;
+    assert.ok(spread(own) <= 1000, `the surfaces followed ${spread(own)} ms apart`);
+    assert.ok(lens! - Math.max(...Object.values(own)) <= 5000, `the CodeLens followed ${lens} ms after the others`);
+    await panel.waitFor('.pw-gate-revision', { text: 'revision 2' });
+  });
+
   it('after the build, Mark checked on the lens: tracker, status bar, card, lens and CLI all say 2 of 2', async function () {
     assert.ok(wb);
-    model.push(planTurn(PLAN));
-    await startPlanning(wb, 'Change one and two');
     await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
     const update = (index: number, status: string) =>
       sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index, status } }]);
@@ -203,10 +269,10 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
     const answered = Date.now();
-    const all = surfaces(50, /Planwise: 1 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 2);
+    const all = surfaces(50, /Planwise: 1 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 1);
     // The revert shows its diff in the editor: the lens is read once the plan is open again.
     const at = await follow(
-      all.filter((s) => s.name !== 'build card' && s.name !== 'CodeLens'),
+      all.filter((s) => s.name !== 'CodeLens'),
       answered,
     );
     console.log(`      after Revert to step 1 (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
@@ -226,6 +292,31 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
       assert.ok(!steps.includes('2'), `step 2's results are forgotten: ${steps.join(', ')}`);
     }
     await wb.screenshot('e2e-owner-02-reverted');
+  });
+
+  it('Revert Build from the card: no step is done on any surface', async function () {
+    assert.ok(wb);
+    const card = await panel.waitFor('[data-testid="build-report"]');
+    await card.getByTestId('report-revert').click();
+    const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /Revert / });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    const answered = Date.now();
+    const all = surfaces(0, /Planwise: 0 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 0);
+    const at = await follow(
+      all.filter((s) => s.name !== 'CodeLens'),
+      answered,
+    );
+    console.log(`      after Revert Build (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
+    assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
+    await wb.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb, /\.md$/);
+    await follow(
+      all.filter((s) => s.name === 'CodeLens'),
+      Date.now(),
+    );
+    assert.equal(readFileSync(ws.file('src/one.js'), 'utf8'), 'exports.one = () => 1;\n');
+    await wb.screenshot('e2e-owner-03-build-reverted');
     model.assertDrained();
   });
 });

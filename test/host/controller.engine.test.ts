@@ -173,6 +173,12 @@ describe('session controller on the engine the host builds', () => {
     );
     assert.match(readFileSync(planFile.replace(/\.md$/, '.tasks.md'), 'utf8'), /- \[ \] /);
     assert.equal(h.controller.current!.standing.tracker?.percent, 50, 'the standing follows the revert');
+    // The build's report is written again: its one card says what is done now.
+    await until(
+      () => cards().some((c) => c.kind === 'build_report' && c.counts.stepsDone === 1),
+      'the card to follow the revert',
+    );
+    assert.equal(cards().length, 1, 'the card is replaced, not added');
     // The reverted step's results are gone from the plan; step 1's stay.
     const reverted = h.plans.peek(planFile)!;
     assert.deepEqual([...new Set(reverted.results.map((r) => r.step))], ['1']);

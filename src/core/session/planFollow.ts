@@ -1,8 +1,10 @@
 /**
  * The session follows its plan in the workspace: whatever changes the plan's tracker (the build
  * agent, a revert, a hand edit, another tool writing the files) goes out once as
- * `tracker.updated`, and the review threads of its plan go on its bus as `review.*` events.
+ * `tracker.updated`, and the review threads of its plan go on its bus as `review.*` events. A
+ * revert of its closed build writes the build's report again, so its card says what is done now.
  */
+import { reauditBuild } from './buildBinding';
 import type { SessionCore } from './core';
 import { emitTracker } from './trackerView';
 
@@ -15,6 +17,8 @@ export function followPlans(core: SessionCore): () => void {
     if (text === announced) return;
     announced = text;
     emitTracker(core, c.plan.tracker);
+    if (c.reason === 'reverted')
+      void reauditBuild(core).catch((err: unknown) => core.deps.log?.(`report: ${String(err)}`));
   });
   const reviews = core.plans.onReview((e) => {
     if (core.planFile === undefined || e.plan_file === core.planFile) core.bus.emit(e);
