@@ -5,6 +5,7 @@
  * treated as revision feedback, never as approval.
  */
 import { ModelError, type ChatMessage } from '../agent/model';
+import type { SessionSpend } from '../agent/guards';
 import { EventBus } from '../events/bus';
 import type { ThreadEvent } from '../events/types';
 import { SessionArchive } from '../events/archive';
@@ -39,6 +40,8 @@ export interface SessionCheckpoint {
   readonly planFile?: string;
   readonly interviewDenied: boolean;
   readonly lastPromptTokens: number;
+  /** Tool calls and tokens spent so far; a checkpoint without it resumes from none. */
+  readonly spent?: SessionSpend;
   readonly task?: string;
   /**
    * The person's message whose planning turn had started but not completed when this checkpoint
@@ -106,6 +109,7 @@ class PlanwiseSession implements Session {
       }
       this.core.interviewState.denied = c.interviewDenied;
       this.core.budget.restore(c.lastPromptTokens);
+      if (c.spent) this.core.guards.restoreSpent(c.spent);
       this.task = c.task;
       const s = this.core.machine.state;
       if (c.inFlight && (s === 'planning' || s === 'revising')) this.interruptedInput = c.inFlight.input;
@@ -309,6 +313,7 @@ class PlanwiseSession implements Session {
       ...(this.core.planFile !== undefined ? { planFile: this.core.planFile } : {}),
       interviewDenied: this.core.interviewState.denied,
       lastPromptTokens: this.core.budget.lastPromptTokens,
+      spent: this.core.guards.spent,
       ...(this.task !== undefined ? { task: this.task } : {}),
       ...(inFlight ? { inFlight } : {}),
     };

@@ -140,4 +140,13 @@ export class CallLoopBudget {
   resetSessionCount(): void {
     this.sessionCalls = 0;
   }
+
+  /**
+   * A resumed session's calls so far and its limit, with what the person granted; a limit now
+   * set higher, or unlimited (0), wins.
+   */
+  restoreSession(used: number, max: number): void {
+    this.sessionCalls = used;
+    if (this.sessionMax > 0 && max > this.sessionMax) this.sessionMax = max;
+  }
 }

@@ -65,6 +65,12 @@ export interface GrantResult {
   readonly max: number;
 }
 
+/** A session's spend that outlives a reload. */
+export interface SessionSpend {
+  readonly sessionCalls: { readonly used: number; readonly max: number };
+  readonly tokens: { readonly input: number; readonly output: number };
+}
+
 export interface GuardStats {
   readonly mode: Mode;
   readonly toolCalls: { readonly used: number; readonly max: number };
@@ -122,6 +128,18 @@ export class TurnGuards {
 
   get mode(): Mode {
     return this.currentMode;
+  }
+
+  /** What the session has spent: its tool calls (and their limit) and its tokens. */
+  get spent(): SessionSpend {
+    return { sessionCalls: this.budget.session, tokens: { input: this.tokensIn, output: this.tokensOut } };
+  }
+
+  /** A resumed session goes on from what it had spent, so a reload resets no limit. */
+  restoreSpent(s: SessionSpend): void {
+    this.budget.restoreSession(s.sessionCalls.used, s.sessionCalls.max);
+    this.tokensIn = s.tokens.input;
+    this.tokensOut = s.tokens.output;
   }
 
   /** The budgets in force for the current mode. */
