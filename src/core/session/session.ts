@@ -4,10 +4,8 @@
  * at the gate map to decisions, "stay" always wins, and anything that is not a clear decision is
  * treated as revision feedback, never as approval.
  */
-import { ModelError, type ChatMessage } from '../agent/model';
-import type { SessionSpend } from '../agent/guards';
+import { ModelError } from '../agent/model';
 import { EventBus } from '../events/bus';
-import type { ThreadEvent } from '../events/types';
 import { SessionArchive } from '../events/archive';
 import { detectIntent, intentToDecision } from '../lifecycle/intents';
 import type { ApprovalDecision, PlanApprovalResponse } from '../lifecycle/ports';
@@ -23,35 +21,7 @@ import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
 import { followPlans } from './planFollow';
 import { StandingFollower, type SessionStanding } from './standing';
-
-export interface RestoredState {
-  readonly id: string;
-  readonly lastSeq: number;
-  readonly checkpoint: SessionCheckpoint;
-  /** The archived events, for what the session's standing folds from them. */
-  readonly events: readonly ThreadEvent[];
-}
-
-/** What a checkpoint records, so `resumeSession` can rebuild the session. */
-export interface SessionCheckpoint {
-  readonly machine: unknown;
-  readonly history: readonly ChatMessage[];
-  readonly planStem?: string;
-  readonly planFile?: string;
-  readonly interviewDenied: boolean;
-  readonly lastPromptTokens: number;
-  /** Tool calls and tokens spent so far; a checkpoint without it resumes from none. */
-  readonly spent?: SessionSpend;
-  readonly task?: string;
-  /**
-   * The person's message whose planning turn had started but not completed when this checkpoint
-   * was written. The thread ends with that message or with the last complete tool batch of its
-   * turn (every call answered, the interview's answers among them). A session restored from such a
-   * checkpoint was interrupted (a window reload, a crash): `reopen()` continues that turn from the
-   * thread as it was, sending only the interrupted request again.
-   */
-  readonly inFlight?: { readonly input: string };
-}
+import type { RestoredState, SessionCheckpoint } from './checkpoint';
 
 interface Deferred<T> {
   promise: Promise<T>;
