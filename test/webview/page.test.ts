@@ -189,6 +189,35 @@ describe('panel in Chromium', function () {
     return { page, warnings };
   };
 
+  it('says a warning once when it appears; its text patched in place (a countdown) is outside every live region', async () => {
+    const panel = await openPanel();
+    const text = (s: number) => `Retrying in ${s} s (attempt 2 of 5): the server is busy. Stop cancels the wait.`;
+    await panel.deliver([
+      { type: 'snapshot', seq: 1, state: emptyViewState() },
+      {
+        type: 'delta',
+        seq: 2,
+        ops: [{ op: 'item.add', item: { id: 'r', kind: 'notice', level: 'warning', text: text(8) } }],
+      },
+    ]);
+    const alert = panel.page.getByRole('alert').filter({ hasText: 'Retrying in' });
+    await alert.waitFor({ timeout: 5_000 });
+    for (let s = 7; s >= 5; s--) {
+      await panel.deliver([
+        { type: 'delta', seq: 10 - s, ops: [{ op: 'item.patch', id: 'r', patch: { text: text(s) } }] },
+      ]);
+    }
+    await alert.getByText(text(5)).waitFor({ timeout: 5_000 });
+    // The nearest live setting of the changing text is "off": the alert is read when it is added.
+    const live = await alert.getByText(text(5)).evaluate((el) => {
+      const region = el.closest('[aria-live],[role="alert"],[role="status"],[role="log"]');
+      const implicit: Record<string, string> = { alert: 'assertive', status: 'polite', log: 'polite' };
+      return region?.getAttribute('aria-live') ?? implicit[region?.getAttribute('role') ?? ''];
+    });
+    assert.equal(live, 'off');
+    await panel.page.close();
+  });
+
   it("paints the page's snapshot while its chunks are held back, then checks and renders with them", async () => {
     const state: ViewState = {
       ...emptyViewState(),

@@ -196,11 +196,13 @@ function ItemView({ item }: { item: TranscriptItem }) {
       return (
         // An error is said by the panel's polite live region (announce.ts); a live role here too
         // would have a screen reader read it twice. Warnings, which it does not say, are alerts.
+        // A notice is said when it appears; its text patched in place (a retry's countdown, once a
+        // second) is not said again.
         <div
           class={`pw-item pw-notice pw-level-${item.level}`}
           {...(item.level === 'error' ? {} : { role: item.level === 'info' ? 'status' : 'alert' })}
         >
-          <Icon name={NOTICE_ICON[item.level]} /> <span>{item.text}</span>
+          <Icon name={NOTICE_ICON[item.level]} /> <span aria-live="off">{item.text}</span>
           <NoticeActions item={item} />
         </div>
       );
