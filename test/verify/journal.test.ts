@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   PlanWorkspace,
+  type PlanChange,
   Verifier,
   VerifyJournal,
   resultIn,
@@ -138,14 +139,23 @@ describe('verify results kept across reloads (<stem>.verify.json)', () => {
       now: Date.now,
       verifier: after,
     });
-    const changes: string[] = [];
-    plans.onDidChange((c) => changes.push(c.reason));
     const plan = await plans.plan(planFile);
     assert.deepEqual(resultIn(plan, '1', COMMAND.text), ran, 'brought back from the journal on first read');
     assert.equal(resultIn(plan, '1', CHECK), undefined);
+    // The build left the step in progress; no session follows the plan now.
+    const item = { description: 'Add greet', status: 'in_progress' as const, files: [], verify: [COMMAND.text, CHECK] };
+    await plans.saveTracker(planFile, { title: 'Greeting', items: [{ ...item, children: [] }] });
+    const change = new Promise<PlanChange>((resolve) =>
+      plans.onDidChange((c) => {
+        if (c.reason === 'verify') resolve(c);
+      }),
+    );
     after.signOff(planFile, '1', CHECK);
-    assert.equal(resultIn(plans.peek(planFile)!, '1', CHECK)?.status, 'checked', 'the entry follows the result');
-    assert.deepEqual(changes, ['verify']);
+    const c = await change;
+    assert.equal(c.record?.status, 'checked', 'the change carries the result');
+    assert.equal(resultIn(c.plan!, '1', CHECK)?.status, 'checked', 'the entry follows the result');
+    assert.equal(c.plan?.tracker?.items[0]?.status, 'completed', 'the sign-off settled the step without a session');
+    assert.match(readFileSync(planFile.replace(/\.md$/, '.tasks.md'), 'utf8'), /- \[x\] /);
     plans.dispose();
   });
 

@@ -16,7 +16,16 @@ import { ReviewBook } from './reviewBook';
 import { PlanStore, type LoadedPlan } from './store';
 import { listPlanFiles } from './storeLayout';
 import { blankTrackerBlock } from './trackerBlock';
-import { cloneTracker, trackerProgress, type TaskItem, type Tracker, type TrackerProgress } from './tracker';
+import {
+  cloneTracker,
+  itemAtPath,
+  trackerProgress,
+  type TaskItem,
+  type Tracker,
+  type TrackerProgress,
+} from './tracker';
+import { verifyEntryOf } from './verification';
+import { stepVerdict } from '../verify/stepVerdict';
 import { validatePlan } from './validator';
 
 /** The validator's verdict on one plan text. */
@@ -43,6 +52,8 @@ export interface PlanChange {
   readonly reason: PlanChangeReason;
   /** The plan after the change; absent when its file is gone. */
   readonly plan?: ParsedPlan;
+  /** For a verify result: the result (a step it settled is already in `plan`). */
+  readonly record?: VerifyRecord;
 }
 
 export interface PlanWorkspaceOptions {
@@ -54,7 +65,7 @@ export interface PlanWorkspaceOptions {
   readonly plansDir?: string;
   readonly now: () => number;
   /** The engine's verify results: a result recorded for a plan is a change of that plan. */
-  readonly verifier?: Pick<Verifier, 'onRecorded' | 'forget' | 'restore' | 'resultsOf'>;
+  readonly verifier?: Pick<Verifier, 'onRecorded' | 'forget' | 'restore' | 'resultsOf' | 'latest'>;
   readonly log?: (line: string) => void;
 }
 
@@ -97,9 +108,9 @@ export class PlanWorkspace {
     });
     this.detach = opts.verifier?.onRecorded((r) => {
       if (r.planFile === '') return;
-      const plan = this.plans.get(r.planFile);
-      if (plan) this.plans.set(r.planFile, { ...plan, results: this.resultsOf(r.planFile) });
-      if (r.status !== 'running') this.announce(r.planFile, 'verify');
+      this.recorded(r).catch((err: unknown) =>
+        opts.log?.(`verify: updating the plan's tracker failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
     });
   }
 
@@ -245,13 +256,43 @@ export class PlanWorkspace {
     return plan;
   }
 
-  private resultsOf(file: string): VerifyRecord[] {
-    return this.opts.verifier?.resultsOf(file) ?? [];
+  /**
+   * A verify result: a person's (a lens, the panel, Mark checked) can settle its step, whether or
+   * not a session follows the plan. Once every command passed and every check is signed off the
+   * step is completed; a failing command puts it back in progress. The build agent's results are
+   * settled by the verify gate that asked for them. Then one change goes out, with the result.
+   */
+  private async recorded(r: VerifyRecord): Promise<void> {
+    const file = r.planFile;
+    if (r.origin === 'person' && r.status !== 'running' && r.refused !== true) await this.settle(r);
+    const plan = this.plans.get(file);
+    const now = plan ? { ...plan, results: this.resultsOf(file) } : undefined;
+    if (now) this.plans.set(file, now);
+    this.changes.fire({ file, reason: 'verify', ...(now ? { plan: now } : {}), record: r });
   }
 
-  private announce(file: string, reason: PlanChangeReason): void {
-    const plan = this.plans.get(file);
-    this.changes.fire({ file, reason, ...(plan ? { plan } : {}) });
+  private settle(r: VerifyRecord): Promise<void> {
+    const verifier = this.opts.verifier;
+    return this.serialTracker(async () => {
+      const plan = this.plans.get(r.planFile) ?? (await this.plan(r.planFile).catch(() => undefined));
+      const item = plan?.tracker ? itemAtPath(plan.tracker.items, r.step) : undefined;
+      if (!plan?.tracker || !item || item.status === 'completed' || !verifier) return;
+      const verdict = stepVerdict(item.verify.map(verifyEntryOf), (e) => verifier.latest(plan.file, r.step, e));
+      const status = verdict.complete
+        ? 'completed'
+        : r.status === 'failed' || r.status === 'timed_out' || (r.status === 'checked' && item.status === 'pending')
+          ? 'in_progress'
+          : undefined;
+      if (status === undefined || status === item.status) return;
+      const result = applyTrackerAction(plan.tracker, { action: 'update', index_path: r.step, status });
+      if (!result.ok) return;
+      await this.store.saveTracker(plan.file, result.tracker);
+      await this.plan(plan.file);
+    });
+  }
+
+  private resultsOf(file: string): VerifyRecord[] {
+    return this.opts.verifier?.resultsOf(file) ?? [];
   }
 
   private serialTracker<T>(fn: () => Promise<T>): Promise<T> {

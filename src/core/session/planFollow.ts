@@ -1,8 +1,9 @@
 /**
- * The session follows its plan in the workspace: whatever changes the plan's tracker (the build
- * agent, a revert, a hand edit, another tool writing the files) goes out once as
- * `tracker.updated`, and the review threads of its plan go on its bus as `review.*` events. A
- * revert of its closed build writes the build's report again, so its card says what is done now.
+ * The session follows its plan in the workspace: whatever changes the plan's tracker or its verify
+ * results (the build agent, a person's result, a revert, a hand edit, another tool writing the
+ * files) goes out as `tracker.updated`, and the review threads of its plan go on its bus as
+ * `review.*` events. A person's finished result or a revert after its build closed writes the
+ * build's report again, so its card says what is done now.
  */
 import { reauditBuild } from './buildBinding';
 import type { SessionCore } from './core';
@@ -12,12 +13,14 @@ import { emitTracker } from './trackerView';
 export function followPlans(core: SessionCore): () => void {
   let announced: string | undefined;
   const changes = core.plans.onDidChange((c) => {
-    if (c.file !== core.planFile || !c.plan?.tracker || c.reason === 'verify') return;
+    if (c.file !== core.planFile || !c.plan?.tracker) return;
     const text = JSON.stringify(c.plan.tracker);
-    if (text === announced) return;
+    // A result changes what the tracker shows even when no step moved.
+    if (text === announced && c.reason !== 'verify') return;
     announced = text;
     emitTracker(core, c.plan.tracker);
-    if (c.reason === 'reverted')
+    const byPerson = c.record?.origin === 'person' && c.record.status !== 'running';
+    if (c.reason === 'reverted' || byPerson)
       void reauditBuild(core).catch((err: unknown) => core.deps.log?.(`report: ${String(err)}`));
   });
   const reviews = core.plans.onReview((e) => {
