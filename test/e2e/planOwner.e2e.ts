@@ -178,8 +178,6 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
     model.push(planTurn(PLAN_R1));
     await startPlanning(wb, 'Change one and two');
     await panel.waitFor('.pw-gate', { text: 'Ready to code?' });
-    await wb.runCommand('Planwise: Open Current Plan');
-    await activeTab(wb, /\.md$/);
     const frame = await panel.frame();
     await frame.getByRole('button', { name: 'No, stay in Plan mode', exact: true }).click();
     await frame.getByLabel('What should change?').fill('Also make two() return 20, as its own step.');
@@ -188,6 +186,15 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
     await wb.page.keyboard.press('Enter');
     await model.waitForRequests(mark + 1);
     const sent = Date.now();
+    // The plan is opened once revision 2 is on the gate card, as a person would from its "Open plan".
+    // (An editor left open on revision 1 is reloaded by VS Code's file watcher, on its own schedule.)
+    void panel
+      .waitFor('.pw-gate-revision', { text: 'revision 2', timeoutMs: 30_000 })
+      .then(async () => {
+        await wb!.runCommand('Planwise: Open Current Plan');
+        await activeTab(wb!, /\.md$/);
+      })
+      .catch(() => undefined);
     const at = await follow(
       [
         {
