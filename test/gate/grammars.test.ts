@@ -569,7 +569,7 @@ describe('grammars: test', () => {
   allows('test -n abc', 'option text');
 });
 
-describe('the grammar index', () => {
+describe('the grammar registry', () => {
   /** Every file of src/core/gate/grammar/ that exports `grammars`, with that export. */
   const files = async (): Promise<[string, Readonly<Record<string, Grammar>>][]> => {
     const dir = join(__dirname, '../../src/core/gate/grammar');
@@ -583,7 +583,7 @@ describe('the grammar index', () => {
     return loaded.filter((e): e is [string, Readonly<Record<string, Grammar>>] => e[1] !== undefined);
   };
 
-  it('finds each program of every grammar file, as that file defines it', async () => {
+  it('finds each program of every grammar file, as that file defines it, and no other', async () => {
     const all = await files();
     assert.ok(all.length >= 18, `only ${all.length} grammar files`);
     for (const [file, grammars] of all) {

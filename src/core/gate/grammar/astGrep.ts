@@ -144,5 +144,5 @@ function astGrepWords(args: readonly string[]): CustomParse {
 
 const astGrep: Grammar = { name: 'ast-grep', options: {}, projectCode: true, custom: astGrepWords };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { 'ast-grep': astGrep };

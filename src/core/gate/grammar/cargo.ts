@@ -198,5 +198,5 @@ const cargo: Grammar = {
   subcommandRequired: true,
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { cargo };

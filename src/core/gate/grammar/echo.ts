@@ -42,7 +42,7 @@ function ignoreWords(args: readonly string[]): CustomParse {
 const trueGrammar: Grammar = { name: 'true', options: {}, custom: ignoreWords };
 const falseGrammar: Grammar = { name: 'false', options: {}, custom: ignoreWords };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = {
   echo,
   printf,

@@ -140,5 +140,5 @@ function parseFind(args: readonly string[]): CustomParse {
 
 const find: Grammar = { name: 'find', options: {}, custom: parseFind };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { find };

@@ -42,5 +42,5 @@ const grep: Grammar = grepLike('grep');
 const egrep: Grammar = grepLike('egrep');
 const fgrep: Grammar = grepLike('fgrep');
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { grep, egrep, fgrep };

@@ -143,7 +143,7 @@ const uname: Grammar = {
   positional: () => null,
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = {
   which,
   stat,

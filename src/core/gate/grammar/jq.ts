@@ -46,5 +46,5 @@ const jq: Grammar = {
   check: filterCheck,
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { jq };

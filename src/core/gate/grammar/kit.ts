@@ -16,11 +16,11 @@ export class Names {
 
 /**
  * One options table from its parts (what `flags`, `valued`... return, tables, or object literals),
- * later parts overriding earlier ones. Each grammar's table is built when the gate first judges
- * its program, on every one-shot `planwise check-command`: so it is a dictionary from its first
- * entry (a null-prototype object), and each name goes straight into it. Spreading a part table per
- * builder into an object literal made V8 build a hidden class per name until the object fell back
- * to a dictionary anyway (about 0.5M instructions of `check-command -- ls`).
+ * later parts overriding earlier ones. Every table is built when the gate loads, also for a
+ * one-shot `planwise check-command`: so it is a dictionary from its first entry (a null-prototype
+ * object) and each name goes straight into it, rather than an object literal per part spread into
+ * another, which makes V8 build a hidden class per name until the object falls back to a
+ * dictionary anyway.
  */
 export function table(...parts: readonly (Names | Table)[]): Table {
   const out = Object.create(null) as Table;
@@ -31,8 +31,7 @@ export function table(...parts: readonly (Names | Table)[]): Table {
   return out;
 }
 
-// One split (a builtin) and a loop over the names: scanning the string a character at a time ran
-// in the interpreter, about half of building `ls`'s table. Names are separated by single spaces;
+// One split (a builtin) and a loop over the names. Names are separated by single spaces;
 // test/gate/grammars.test.ts checks that no table has a name with white space in it.
 function each(names: string, spec: OptionSpec, table: Table): void {
   for (const name of names.split(' ')) if (name !== '') table[name] = spec;

@@ -1,8 +1,4 @@
-/**
- * The grammar of GNU ls (coreutils 9.1). Refused: what follows symlinks while descending (`ls -L`).
- * tree, its neighbour, is in tree.ts: each file is loaded when the gate first judges one of its
- * programs, and `ls` then builds no tree tables.
- */
+/** The grammar of GNU ls (coreutils 9.1). Refused: what follows symlinks while descending (`ls -L`). */
 import { flags, following, GNU_WHEN, HELP_VERSION, valued, table } from './kit';
 import type { Grammar } from './types';
 
@@ -32,5 +28,5 @@ const ls: Grammar = {
   ),
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { ls };

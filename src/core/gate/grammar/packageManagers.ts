@@ -173,5 +173,5 @@ const yarn: Grammar = {
   subcommandRequired: true,
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { npm, pnpm, yarn };

@@ -62,5 +62,5 @@ const rg: Grammar = {
   positional: patternFirst(SUPPLIERS),
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { rg };

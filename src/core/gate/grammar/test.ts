@@ -30,5 +30,5 @@ function testWords(args: readonly string[]): CustomParse {
 
 const test: Grammar = { name: 'test', options: {}, custom: testWords };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { test };

@@ -139,5 +139,5 @@ const column: Grammar = {
   ),
 };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { cat, head, tail, wc, sort, uniq, cut, tr, nl, column };

@@ -133,5 +133,5 @@ function treeWords(args: readonly string[]): CustomParse {
 
 const tree: Grammar = { name: 'tree', options: {}, custom: treeWords };
 
-/** The programs of this file, by name: its one export, which grammar/index.ts loads on first use. */
+/** The programs of this file, by name, as `registry.ts` lists them. */
 export const grammars: Readonly<Record<string, Grammar>> = { tree };
