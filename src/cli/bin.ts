@@ -7,7 +7,9 @@ import { start } from './start';
 import bundles from './commands/bundles.json';
 
 // Node's own compile cache for the command bundles, where the running Node has one (22.1 and later).
-(process.getBuiltinModule('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// An older Node is not asked: loading `node:module` there loads part of its ES module loader too.
+if (Number(process.versions.node.split('.')[0]) >= 22)
+  (process.getBuiltinModule('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const table: Readonly<Record<string, string>> = bundles;
 

@@ -1,24 +1,14 @@
 /**
  * Rules §1.1 step 5: which program a command word names. The allow-list is the set of programs
- * with a grammar (`grammar/index.ts`); everything else is refused with the reason that fits it.
+ * with a grammar (`grammar/registry.ts`); everything else is refused with the reason that fits it.
  */
 import { posix } from 'node:path';
 import { grammarOf } from './grammar';
 import type { PathResolver } from './resolve';
 import { blocked, type Verdict, type Word } from './types';
 
-/**
- * Whether `word` is one of the space-separated `names`. The lists stay strings, searched on use:
- * building a Set of each when the gate loads was a share of every one-shot `check-command`, and
- * most of them are read only when a program is refused.
- */
-function named(names: string, word: string): boolean {
-  // A word with a space in it could span two names; only a space separates them.
-  return word !== '' && !word.includes(' ') && names.includes(` ${word} `);
-}
-
-/** A list for `named`: the names with a space before and after each. */
-const names = (list: string): string => ` ${list} `;
+/** A set of names, given space-separated. */
+const names = (list: string): ReadonlySet<string> => new Set(list.split(' '));
 
 /** Words that run the rest of the line as another command (step 4). */
 const COMMAND_RUNNERS = names(
@@ -48,13 +38,13 @@ function refuseProgram(name: string, word: string): Verdict {
       "'sg' is also the set-group command, which runs a command; call ast-grep by its full name",
     );
   }
-  if (named(FILE_WRITERS, name)) return blocked('program', `'${shown}' writes files`);
-  if (named(FILE_CHANGERS, name)) return blocked('program', `'${shown}' changes files`);
-  if (named(INTERPRETERS, name) || VERSIONED_INTERPRETER.test(name)) {
+  if (FILE_WRITERS.has(name)) return blocked('program', `'${shown}' writes files`);
+  if (FILE_CHANGERS.has(name)) return blocked('program', `'${shown}' changes files`);
+  if (INTERPRETERS.has(name) || VERSIONED_INTERPRETER.test(name)) {
     return blocked('program', `'${shown}' is an interpreter or build tool that can run any code`);
   }
-  if (named(EDITORS, name)) return blocked('program', `'${shown}' is an editor`);
-  if (named(PAGERS, name)) return blocked('program', `'${shown}' is a pager and can run commands`);
+  if (EDITORS.has(name)) return blocked('program', `'${shown}' is an editor`);
+  if (PAGERS.has(name)) return blocked('program', `'${shown}' is a pager and can run commands`);
   return blocked('program', `'${shown}' is not on the read-only allow-list`);
 }
 
@@ -68,7 +58,7 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
   if (!v.includes('/')) return programByName(v, v);
   const normal = posix.normalize(v);
   const name = posix.basename(normal);
-  if (!normal.startsWith('/') || !named(SYSTEM_BIN_DIRS, posix.dirname(normal))) {
+  if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(posix.dirname(normal))) {
     return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
   }
   if (!grammarOf(name)) return programByName(name, v);
@@ -84,7 +74,7 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
 
 function programByName(name: string, v: string): string | Verdict {
   const lower = name.toLowerCase();
-  if (named(COMMAND_RUNNERS, lower)) {
+  if (COMMAND_RUNNERS.has(lower)) {
     return blocked('prefix', `'${v}' runs another command; command prefixes are not allowed`);
   }
   if (name === 'cd') return blocked('cd', "'cd' must be a command of its own, without assignments before it");
