@@ -72,7 +72,6 @@ export {
   type PlanElement,
 } from './plan/anchors';
 export {
-  countOpenThreads,
   loadReview,
   reviewFileOf,
   type ReviewComment,

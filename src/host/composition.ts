@@ -170,7 +170,7 @@ export function composeHost(shared: SharedParts): Host {
     log: (line) => log.warn(line),
     onChange: (c) => {
       lensChanged.fire();
-      if (c.reason === 'revision' || c.reason === 'disk') void review.refresh(c.file);
+      review.planChanged(c);
     },
     onReview: (e) => review.onEvent(e),
   });

@@ -41,7 +41,7 @@ describe('review threads in the editor', () => {
   it('marks an outdated thread and quotes the text it was written on; a declined reply shows its reason', () => {
     const v = threadView(
       thread({
-        outdated: { text: '2. Read the config by hand', revision: 1, vanished: false },
+        outdated: { text: '2. Read the config by hand', revision: 1, since: 2, vanished: false },
         comments: [
           { id: 'c1.1', author: 'person', body: 'use zod here', at: 1, revision: 1 },
           {
@@ -56,16 +56,13 @@ describe('review threads in the editor', () => {
         ],
       }),
     );
-    assert.equal(
-      v.label,
-      'c1 · step 2 · outdated since revision 1',
-      'a sidecar that does not say when: the revision written on',
-    );
+    assert.equal(v.label, 'c1 · step 2 · outdated since revision 2');
     const since = threadView(thread({ outdated: { text: 'x', revision: 1, since: 3, vanished: false } }));
     assert.equal(since.label, 'c1 · step 2 · outdated since revision 3', 'the revision that changed it');
+    // The person's words come first: they are the thread's preview in the Comments panel.
     assert.equal(
       v.comments[0]?.body,
-      'Written on revision 1, where it read:\n\n> 2. Read the config by hand\n\nuse zod here',
+      'use zod here\n\n*Written on revision 1, where it read:*\n\n> 2. Read the config by hand',
     );
     assert.equal(v.comments[1]?.body, 'No.\n\n*Reason:* no new dependency');
     const gone = threadView(
@@ -73,7 +70,7 @@ describe('review threads in the editor', () => {
         anchor: { kind: 'title' },
         label: 'the plan as a whole',
         range: { start: 1, end: 1 },
-        outdated: { text: 'x', revision: 1, vanished: true },
+        outdated: { text: 'x', revision: 1, since: 2, vanished: true },
       }),
     );
     assert.deepEqual([gone.startLine, gone.label], [0, 'c1 · the plan as a whole · outdated: the element was removed']);

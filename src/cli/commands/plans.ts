@@ -4,7 +4,7 @@
  * review comments; `--json` adds each tracker's items. Reads only; never writes.
  */
 import * as path from 'node:path';
-import { PlanWorkspace, countOpenThreads, type ParsedPlan } from '../../core/index';
+import { PlanWorkspace, type ParsedPlan } from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { lastBuilds, type BuildRecord } from '../builds';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
@@ -104,7 +104,7 @@ export const plansCommand: CliCommand = async (args, io) => {
     now: Date.now,
   });
   const plans = await owner.list();
-  const comments = await Promise.all(plans.map((p) => countOpenThreads(reader, p.file)));
+  const comments = plans.map((p) => p.review?.open);
   const builds = await lastBuilds(reader.roots[0] as string);
   if (json) {
     const out = plans.map((p, i) => ({

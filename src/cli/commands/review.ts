@@ -7,7 +7,7 @@
  * unresolved ones to the planner.
  */
 import * as path from 'node:path';
-import { PlanStore, ReviewBook, anchorFromPrefix, type ReviewThreadInfo } from '../../core/index';
+import { PlanWorkspace, anchorFromPrefix, type ReviewThreadInfo } from '../../core/index';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 
@@ -101,9 +101,13 @@ export const reviewCommand: CliCommand = async (args, io) => {
   } catch {
     return usageError(io, `workspace '${root}' is not an existing directory`);
   }
-  const writer = new NodeWorkspaceWriter();
-  const store = new PlanStore(reader, writer, { root: reader.roots[0] as string, now: Date.now });
-  const book = new ReviewBook({ reader, writer, store, now: Date.now });
+  const plans = new PlanWorkspace({
+    reader,
+    writer: new NodeWorkspaceWriter(),
+    root: reader.roots[0] as string,
+    now: Date.now,
+  });
+  const book = plans.review;
   let failed = false;
   try {
     for (const op of parsed.ops) {
@@ -125,7 +129,12 @@ export const reviewCommand: CliCommand = async (args, io) => {
         io.stdout.write(`${what}\n`);
       }
     }
-    const state = await book.state(parsed.plan);
+    // Brings the sidecar up to the plan's latest revision (it is written), then lists the threads
+    // as the workspace's plan carries them.
+    await book.follow(parsed.plan);
+    const plan = await plans.plan(parsed.plan);
+    const state = plan.review;
+    if (!state) throw new Error(plan.reviewError ?? 'the review threads could not be read');
     if (parsed.json) {
       io.stdout.write(
         `${JSON.stringify({ plan: state.planFile, revision: state.revision, open: state.open, threads: state.threads })}\n`,

@@ -281,9 +281,11 @@ export interface ReviewThreadInfo {
   /** The element's text now ('' when it vanished). */
   readonly text: string;
   readonly outdated?: {
+    /** The element's text the thread was written on, and that revision. */
     readonly text: string;
     readonly revision: number;
-    readonly since?: number;
+    /** The revision where the element changed or vanished. */
+    readonly since: number;
     readonly vanished: boolean;
   };
   readonly comments: readonly ReviewComment[];
@@ -302,7 +304,10 @@ export function threadInfo(thread: ReviewThread, markdown: string | readonly Pla
     status: thread.status,
     range: { start: element.start, end: element.end },
     text: element.text,
-    ...(thread.outdated ? { outdated: thread.outdated } : {}),
+    // A sidecar written before `since` was kept: the element changed after the revision it was written on.
+    ...(thread.outdated
+      ? { outdated: { ...thread.outdated, since: thread.outdated.since ?? thread.outdated.revision + 1 } }
+      : {}),
     comments: thread.comments,
     answered: last?.author === 'planner',
   };
@@ -312,13 +317,4 @@ export function threadInfo(thread: ReviewThread, markdown: string | readonly Pla
 export function reviewInfo(review: ReviewFile, markdown: string): ReviewThreadInfo[] {
   const elements = planElements(markdown);
   return review.threads.map((t) => threadInfo(t, elements));
-}
-
-/** Unresolved threads of a plan, read only (no re-anchoring, no write); undefined when its sidecar is unreadable. */
-export async function countOpenThreads(reader: WorkspaceReader, planFile: string): Promise<number | undefined> {
-  try {
-    return openThreads(await loadReview(reader, planFile)).length;
-  } catch {
-    return undefined;
-  }
 }

@@ -26,7 +26,7 @@ import {
   type ThreadChange,
 } from './review';
 import { revisionRequest, type RevisionRequest } from './reviewRequest';
-import type { PlanStore } from './store';
+import type { LoadedPlan, PlanStore } from './store';
 import type { validatePlan } from './validator';
 
 export interface ReviewBookDeps {
@@ -38,6 +38,8 @@ export interface ReviewBookDeps {
   readonly parse?: (text: string) => ReturnType<typeof validatePlan>;
   /** Receives every change (the session puts them on its bus). */
   readonly emit?: (event: ReviewEventBody) => void;
+  /** A plan's review as it stands after each read or change, before its event goes out. */
+  readonly settled?: (state: ReviewState) => void;
 }
 
 /** A plan's review as it stands: its threads against the plan file's text now. */
@@ -59,12 +61,19 @@ export class ReviewBook {
   state(plan: string): Promise<ReviewState> {
     return this.serial(async () => {
       const { review, raw, file } = await this.current(plan);
-      return {
-        planFile: file,
-        revision: review.revision,
-        threads: reviewInfo(review, raw),
-        open: openThreads(review).length,
-      };
+      return this.settle(file, review, raw);
+    });
+  }
+
+  /**
+   * The review of a plan just loaded, anchored to the text it was loaded with, without writing:
+   * threads the sidecar still holds on an older revision are carried across in memory. What the
+   * workspace's `ParsedPlan` carries.
+   */
+  view(loaded: LoadedPlan): Promise<ReviewState> {
+    return this.serial(async () => {
+      const review = await this.carried(loaded);
+      return stateOf(loaded.file, review.review, loaded.raw);
     });
   }
 
@@ -109,6 +118,7 @@ export class ReviewBook {
       if (!request || request.threads.length === 0) return request;
       const next = recordRequest(review, request.threads, this.deps.now(), note);
       await saveReview(this.deps.writer, file, next);
+      this.settle(file, next, raw);
       this.deps.emit?.({
         type: 'review.requested',
         plan_file: file,
@@ -135,6 +145,7 @@ export class ReviewBook {
       const r = apply(review, raw);
       if (!r.ok) return r;
       await saveReview(this.deps.writer, file, r.review);
+      this.settle(file, r.review, raw);
       const info = threadInfo(r.thread, raw);
       const comment = type === 'review.thread.replied' ? r.thread.comments[r.thread.comments.length - 1] : undefined;
       this.deps.emit?.({
@@ -151,24 +162,16 @@ export class ReviewBook {
 
   /**
    * Loads the plan and its review; when the plan has revisions the review has not seen, carries
-   * the threads across (from the revision they refer to, to the latest), saves, and announces the
-   * threads that became outdated or were re-anchored.
+   * the threads across, saves, and announces the threads that became outdated or were re-anchored.
    */
   private async current(plan: string): Promise<{ review: ReviewFile; raw: string; file: string }> {
     const loaded = await this.deps.store.load(plan);
-    let review = await loadReview(this.deps.reader, loaded.file, loaded.revisions);
-    if (review.revision >= loaded.revisions || review.threads.length === 0) {
-      if (review.revision !== loaded.revisions && review.threads.length === 0)
-        review = { ...review, revision: loaded.revisions };
-      return { review, raw: loaded.raw, file: loaded.file };
+    const carried = await this.carried(loaded);
+    const review = carried.review;
+    if (carried.outdated.length + carried.reanchored.length > 0 || carried.moved) {
+      await saveReview(this.deps.writer, loaded.file, review);
+      this.settle(loaded.file, review, loaded.raw);
     }
-    // Revision 0 means the plan had no history when the threads were written: the store records
-    // such a file as the first revision before saving over it.
-    const base = review.revision > 0 ? review.revision : 1;
-    const before = await this.deps.store.readRevision(loaded.stem, base);
-    const carried = reanchorReview(review, before, loaded.raw, loaded.revisions, this.deps.parse);
-    review = carried.review;
-    await saveReview(this.deps.writer, loaded.file, review);
     const open = openThreads(review).length;
     const announce = (ids: readonly string[], type: ReviewThreadEventType) => {
       for (const id of ids) {
@@ -188,11 +191,59 @@ export class ReviewBook {
     return { review, raw: loaded.raw, file: loaded.file };
   }
 
+  /**
+   * A loaded plan's review brought up to its latest revision, one revision at a time, so an
+   * outdated thread names the revision where its element changed. Reads, never writes. `moved`:
+   * the review referred to an older revision (it needs saving even when no thread changed).
+   */
+  private async carried(
+    loaded: LoadedPlan,
+  ): Promise<{ review: ReviewFile; outdated: string[]; reanchored: string[]; moved: boolean }> {
+    let review = await loadReview(this.deps.reader, loaded.file, loaded.revisions);
+    if (review.revision >= loaded.revisions) return { review, outdated: [], reanchored: [], moved: false };
+    if (review.threads.length === 0)
+      return { review: { ...review, revision: loaded.revisions }, outdated: [], reanchored: [], moved: false };
+    // Revision 0 means the plan had no history when the threads were written: the store records
+    // such a file as the first revision before saving over it.
+    const writtenOn = review.revision;
+    let from = writtenOn > 0 ? writtenOn : 1;
+    let before = await this.deps.store.readRevision(loaded.stem, from);
+    const outdated = new Set<string>();
+    const reanchored = new Set<string>();
+    while (from < loaded.revisions) {
+      const to = from + 1;
+      const after = to === loaded.revisions ? loaded.raw : await this.deps.store.readRevision(loaded.stem, to);
+      // Each step starts from the revision the sidecar referred to, which an outdated thread names.
+      const step = reanchorReview({ ...review, revision: writtenOn }, before, after, to, this.deps.parse);
+      review = step.review;
+      for (const id of step.outdated) outdated.add(id);
+      for (const id of step.reanchored) if (!outdated.has(id)) reanchored.add(id);
+      before = after;
+      from = to;
+    }
+    return { review, outdated: [...outdated], reanchored: [...reanchored], moved: true };
+  }
+
+  private settle(file: string, review: ReviewFile, raw: string): ReviewState {
+    const state = stateOf(file, review, raw);
+    this.deps.settled?.(state);
+    return state;
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function stateOf(file: string, review: ReviewFile, raw: string): ReviewState {
+  return {
+    planFile: file,
+    revision: review.revision,
+    threads: reviewInfo(review, raw),
+    open: openThreads(review).length,
+  };
 }
 
 /** The planner's side of a plan's review: what `reply_to_review_comment` writes through. */

@@ -12,7 +12,7 @@ import type { WorkspaceReader, WorkspaceWriter } from '../ports';
 import type { ReviewEventBody } from '../events/reviewEvents';
 import type { Verifier, VerifyRecord } from '../verify/verifier';
 import { applyTrackerAction, type TrackerAction } from './trackerActions';
-import { ReviewBook } from './reviewBook';
+import { ReviewBook, type ReviewState } from './reviewBook';
 import { PlanStore, type LoadedPlan } from './store';
 import { listPlanFiles } from './storeLayout';
 import { blankTrackerBlock } from './trackerBlock';
@@ -37,6 +37,12 @@ export interface ParsedPlan extends Omit<LoadedPlan, 'valid' | 'errors' | 'summa
   readonly progress?: TrackerProgress;
   /** The latest result of each verify entry that ran or was signed off, a running one included. */
   readonly results: readonly VerifyRecord[];
+  /**
+   * The plan's review threads anchored to this text (carried from the revision the sidecar refers
+   * to, one revision at a time); absent when the sidecar cannot be read, and `reviewError` says why.
+   */
+  readonly review?: ReviewState;
+  readonly reviewError?: string;
 }
 
 /** The latest result of one verify entry of one step of a plan. */
@@ -105,6 +111,7 @@ export class PlanWorkspace {
       now: opts.now,
       parse: (text) => this.parse(text),
       emit: (e) => this.reviews.fire(e),
+      settled: (state) => this.reviewSettled(state),
     });
     this.detach = opts.verifier?.onRecorded((r) => {
       if (r.planFile === '') return;
@@ -156,7 +163,11 @@ export class PlanWorkspace {
   async plan(ref: string): Promise<ParsedPlan> {
     const loaded = await this.store.load(ref);
     await this.opts.verifier?.restore(loaded.file);
-    return this.keep(loaded);
+    const review = await this.review.view(loaded).then(
+      (state) => ({ review: state }),
+      (err: unknown) => ({ reviewError: err instanceof Error ? err.message : String(err) }),
+    );
+    return this.keep(loaded, review);
   }
 
   /** Every plan in the plans folder, newest first. */
@@ -244,16 +255,25 @@ export class PlanWorkspace {
     this.reviews.clear();
   }
 
-  private keep(loaded: LoadedPlan): ParsedPlan {
+  private keep(loaded: LoadedPlan, review: Pick<ParsedPlan, 'review' | 'reviewError'>): ParsedPlan {
     const { valid: _v, errors: _e, summary: _s, ...rest } = loaded;
     const plan: ParsedPlan = {
       ...rest,
       verdict: this.parse(loaded.markdown),
       ...(loaded.tracker ? { progress: trackerProgress(loaded.tracker) } : {}),
       results: this.resultsOf(loaded.file),
+      ...review,
     };
     this.plans.set(plan.file, plan);
     return plan;
+  }
+
+  /** A review change through the book: the plan's entry carries its threads before the event goes out. */
+  private reviewSettled(state: ReviewState): void {
+    const plan = this.plans.get(state.planFile);
+    if (!plan) return;
+    const { reviewError: _r, ...rest } = plan;
+    this.plans.set(state.planFile, { ...rest, review: state });
   }
 
   /**
@@ -307,7 +327,8 @@ function samePlan(a: ParsedPlan, b: ParsedPlan): boolean {
     a.raw === b.raw &&
     a.revisions === b.revisions &&
     a.author === b.author &&
-    JSON.stringify(a.tracker) === JSON.stringify(b.tracker)
+    JSON.stringify(a.tracker) === JSON.stringify(b.tracker) &&
+    JSON.stringify(a.review) === JSON.stringify(b.review)
   );
 }
 

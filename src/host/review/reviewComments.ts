@@ -8,10 +8,10 @@
  * become diagnostics on its lines.
  */
 import * as vscode from 'vscode';
-import type { PlanWorkspace, ReviewBook, ReviewResult, Session } from '../../core/index';
+import type { ParsedPlan, PlanChange, PlanWorkspace, ReviewBook, ReviewResult, Session } from '../../core/index';
 import { DisposableStore } from '../disposables';
 import type { HostLog } from '../log';
-import { threadView, type ThreadView } from './threadView';
+import { threadView } from './threadView';
 
 export const REVIEW_CONTROLLER_ID = 'planwise-review';
 
@@ -34,6 +34,8 @@ export class ReviewComments implements vscode.Disposable {
   private readonly store = new DisposableStore();
   private readonly controller: vscode.CommentController;
   private readonly threads = new Map<string, Map<string, PlanThread>>();
+  /** The version of each plan's open document when its threads were last placed. */
+  private readonly placedOn = new Map<string, number>();
   private readonly diagnostics: vscode.DiagnosticCollection;
 
   constructor(private readonly deps: ReviewCommentsDeps) {
@@ -52,6 +54,7 @@ export class ReviewComments implements vscode.Disposable {
     this.diagnostics = this.store.add(vscode.languages.createDiagnosticCollection('planwise-plan'));
     this.store.add(vscode.workspace.onDidOpenTextDocument((d) => void this.refreshDocument(d)));
     this.store.add(vscode.workspace.onDidSaveTextDocument((d) => void this.saved(d)));
+    this.store.add(vscode.workspace.onDidChangeTextDocument((e) => this.textChanged(e)));
     for (const d of vscode.workspace.textDocuments) void this.refreshDocument(d);
   }
 
@@ -62,23 +65,36 @@ export class ReviewComments implements vscode.Disposable {
     }
   }
 
+  /** A plan change the workspace published: the threads as its plan carries them. */
+  planChanged(change: PlanChange): void {
+    if (change.plan) this.render(change.plan);
+  }
+
   /** Unresolved threads of a plan, for the CodeLens row and the gate. */
   async openCount(planFile: string): Promise<number> {
     try {
-      return (await this.book().state(planFile)).open;
+      return (await this.workspace().plan(planFile)).review?.open ?? 0;
     } catch {
       return 0;
     }
   }
 
+  /** Reads the plan through the workspace and renders its threads where the engine anchored them. */
   async refresh(planFile: string): Promise<void> {
-    let views: ThreadView[];
     try {
-      views = (await this.book().state(planFile)).threads.map(threadView);
+      this.render(await this.workspace().plan(planFile));
     } catch (err) {
       this.deps.log.warn(`review: ${planFile}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private render(plan: ParsedPlan): void {
+    const planFile = plan.file;
+    if (!plan.review) {
+      if (plan.reviewError !== undefined) this.deps.log.warn(`review: ${planFile}: ${plan.reviewError}`);
       return;
     }
+    const views = plan.review.threads.map(threadView);
     const uri = vscode.Uri.file(planFile);
     const shown = this.threads.get(planFile) ?? new Map<string, PlanThread>();
     this.threads.set(planFile, shown);
@@ -88,6 +104,12 @@ export class ReviewComments implements vscode.Disposable {
         shown.delete(id);
       }
     }
+    // VS Code moves a thread with the edits of its document (a reload from disk collapses it into
+    // the replaced lines) without telling the extension, which then takes an equal range for no
+    // change: once the document changed, each range is set anew.
+    const version = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === planFile)?.version;
+    const moved = version !== undefined && this.placedOn.get(planFile) !== version;
+    if (version !== undefined) this.placedOn.set(planFile, version);
     for (const v of views) {
       const range = new vscode.Range(v.startLine, 0, v.endLine, 0);
       const comments = v.comments.map((c): vscode.Comment => ({
@@ -103,6 +125,7 @@ export class ReviewComments implements vscode.Disposable {
         thread.planFile = planFile;
         shown.set(v.id, thread);
       } else {
+        if (moved && thread.range?.isEqual(range)) thread.range = new vscode.Range(v.endLine + 1, 0, v.endLine + 1, 0);
         thread.range = range;
         thread.comments = comments;
       }
@@ -121,10 +144,22 @@ export class ReviewComments implements vscode.Disposable {
     this.store.dispose();
   }
 
-  private book(): ReviewBook {
+  private workspace(): PlanWorkspace {
     const plans = this.deps.plans();
     if (!plans) throw new Error('no workspace folder is open');
-    return plans.review;
+    return plans;
+  }
+
+  private book(): ReviewBook {
+    return this.workspace().review;
+  }
+
+  /** The plan's document now holds the file as on disk (a new revision, a revert): its threads are placed again. */
+  private textChanged(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    if (e.contentChanges.length === 0 || doc.isDirty || doc.uri.scheme !== 'file') return;
+    if (!this.threads.has(doc.uri.fsPath)) return;
+    void this.refresh(doc.uri.fsPath);
   }
 
   private async refreshDocument(doc: vscode.TextDocument): Promise<void> {

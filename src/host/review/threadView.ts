@@ -1,7 +1,7 @@
 /**
  * How one review thread looks in the editor, computed from the engine's `ReviewThreadInfo` alone
  * (no VS Code here, so it is tested directly): the lines it covers, its label, its comments with
- * their authors and verdicts, and an outdated thread's old text quoted at its top.
+ * their authors and verdicts, and an outdated thread's old text quoted under its first comment.
  */
 import type { ReviewThreadInfo } from '../../core/index';
 
@@ -36,17 +36,18 @@ export function threadView(t: ReviewThreadInfo): ThreadView {
   const outdated = t.outdated
     ? t.outdated.vanished
       ? ' · outdated: the element was removed'
-      : ` · outdated since revision ${t.outdated.since ?? t.outdated.revision}`
+      : ` · outdated since revision ${t.outdated.since}`
     : '';
   const comments: CommentView[] = t.comments.map((c, i) => {
+    // After the comment, so the thread's first line (the Comments panel's preview) is its own words.
     const was =
       i === 0 && t.outdated
-        ? `Written on revision ${t.outdated.revision}, where it read:\n\n${quote(t.outdated.text)}\n\n`
+        ? `\n\n*Written on revision ${t.outdated.revision}, where it read:*\n\n${quote(t.outdated.text)}`
         : '';
     const reason = c.reason ? `\n\n*Reason:* ${c.reason}` : '';
     return {
       author: c.author === 'person' ? 'You' : 'Planner',
-      body: `${was}${c.body}${reason}`,
+      body: `${c.body}${reason}${was}`,
       ...(c.verdict ? { label: c.verdict } : {}),
     };
   });
