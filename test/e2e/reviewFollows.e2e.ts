@@ -121,6 +121,21 @@ describe('e2e: a review thread follows its step into the next revision (installe
     return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
   }
 
+  /**
+   * Waits until the editor shows `text` of the new revision. VS Code reloads the file when its
+   * watcher sees the write; a loaded machine has let that pass unseen for minutes, and then the
+   * person's way to get it is File: Revert File, which reloads it the same way.
+   */
+  async function waitForReload(text: string): Promise<void> {
+    const shown = await waitForEditorText(wb!, text, 20_000).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    await wb!.runCommand('File: Revert File');
+    await waitForEditorText(wb!, text, 60_000);
+  }
+
   async function waitFor<T>(
     what: string,
     read: () => Promise<T>,
@@ -174,10 +189,10 @@ describe('e2e: a review thread follows its step into the next revision (installe
     const step2 = lineOf(text, '2. Generate');
     assert.ok(step1 > step1Before, `revision 2 moved step 1 down (${step1Before} → ${step1})`);
 
-    // The editor: once it shows revision 2 (VS Code reloads the file when its watcher sees the
-    // write), the gutter marks sit on step 1's and step 2's lines of revision 2.
+    // The editor: once it shows revision 2, the gutter marks sit on step 1's and step 2's lines of
+    // revision 2.
     await wb.runCommand('Comments: Collapse All Comments');
-    await waitForEditorText(wb, '2. Generate the greeting docs', 120_000);
+    await waitForReload('2. Generate the greeting docs');
     const gutter = await waitFor(
       'the gutter marks of the threads',
       gutterThreadLines,
@@ -225,7 +240,7 @@ describe('e2e: a review thread follows its step into the next revision (installe
     const text3 = readFileSync(planPath, 'utf8');
     assert.equal(lineOf(text3, '1. Change'), step1, 'revision 3 keeps step 1 where it was');
     await wb.runCommand('Comments: Collapse All Comments');
-    await waitForEditorText(wb, 'with jsdoc', 120_000);
+    await waitForReload('with jsdoc');
     const gutter3 = await waitFor(
       'the gutter marks of the threads in revision 3',
       gutterThreadLines,
