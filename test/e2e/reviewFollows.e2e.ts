@@ -152,7 +152,7 @@ describe('e2e: a review thread follows its step into the next revision (installe
     return seen;
   }
 
-  it('keeps the thread on step 1 on step 1’s line of revision 2, in the editor and the Comments panel', async function () {
+  it('keeps the thread on step 1 on step 1’s line in revisions 2 and 3, in the editor and the Comments panel', async function () {
     assert.ok(wb);
     model.push(planTurn(REV1));
     await startPlanning(wb, 'Make the greeting friendlier');
