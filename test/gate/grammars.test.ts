@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allowedPrograms, grammarOf } from '../../src/core/gate/grammar';
+import { allowedPrograms, byProgram, grammarOf } from '../../src/core/gate/grammar';
 import { parseArgv } from '../../src/core/gate/argv';
 import { grammars as astGrepFile } from '../../src/core/gate/grammar/astGrep';
 import { grammars as batFile } from '../../src/core/gate/grammar/bat';
@@ -19,7 +19,7 @@ import { grammars as treeFile } from '../../src/core/gate/grammar/tree';
 import { grammars as rgFile } from '../../src/core/gate/grammar/rg';
 import { grammars as testFile } from '../../src/core/gate/grammar/test';
 import { grammars as textFile } from '../../src/core/gate/grammar/text';
-import type { Grammar } from '../../src/core/gate/grammar/types';
+import type { Grammar, Grammars } from '../../src/core/gate/grammar/types';
 
 /** Splits a command's arguments the way the shell would for these cases: spaces, '…' and "…". */
 function split(line: string): string[] {
@@ -46,23 +46,26 @@ function split(line: string): string[] {
   return out;
 }
 
-/** The grammars under test, by program name, as their files export them. */
-const BY_NAME: Record<string, Grammar> = {
-  ...gitFile,
-  ...textFile,
-  ...infoFile,
-  ...diffFile,
-  ...echoFile,
-  ...lsFile,
-  ...treeFile,
-  ...grepFile,
-  ...rgFile,
-  ...fdFile,
-  ...batFile,
-  ...jqFile,
-  ...astGrepFile,
-  ...testFile,
-};
+/** The grammars under test, by program name, as their files build them. */
+const FILES: readonly Grammars[] = [
+  gitFile,
+  textFile,
+  infoFile,
+  diffFile,
+  echoFile,
+  lsFile,
+  treeFile,
+  grepFile,
+  rgFile,
+  fdFile,
+  batFile,
+  jqFile,
+  astGrepFile,
+  testFile,
+];
+const BY_NAME: Record<string, Grammar> = Object.fromEntries(
+  FILES.flatMap((file) => Object.entries(file).map(([program, build]) => [program, build()])),
+);
 
 function parse(command: string): ReturnType<typeof parseArgv> {
   const [program, ...args] = split(command);
@@ -571,7 +574,7 @@ describe('grammars: test', () => {
 
 describe('the grammar registry', () => {
   /** Every file of src/core/gate/grammar/ that exports `grammars`, with that export. */
-  const files = async (): Promise<[string, Readonly<Record<string, Grammar>>][]> => {
+  const files = async (): Promise<[string, Grammars][]> => {
     const dir = join(__dirname, '../../src/core/gate/grammar');
     const names = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     const loaded = await Promise.all(
@@ -580,25 +583,43 @@ describe('the grammar registry', () => {
         ((await import(join(dir, f))) as { grammars?: unknown }).grammars,
       ]),
     );
-    return loaded.filter((e): e is [string, Readonly<Record<string, Grammar>>] => e[1] !== undefined);
+    return loaded.filter((e): e is [string, Grammars] => e[1] !== undefined);
   };
 
-  it('finds each program of every grammar file, as that file defines it, and no other', async () => {
+  /** A grammar as text, each function by its source, to compare two builds of one grammar. */
+  const shape = (g: Grammar): string =>
+    JSON.stringify(g, (_key, value: unknown) => (typeof value === 'function' ? String(value) : value));
+
+  it('finds each program of every grammar file, as that file builds it, and no other', async () => {
     const all = await files();
     assert.ok(all.length >= 18, `only ${all.length} grammar files`);
     for (const [file, grammars] of all) {
-      for (const [program, grammar] of Object.entries(grammars)) {
-        assert.equal(grammarOf(program), grammar, `${program} of ${file}`);
+      for (const [program, build] of Object.entries(grammars)) {
+        const found = grammarOf(program);
+        assert.ok(found, `${program} of ${file}`);
+        assert.equal(found.name, program, `${program} of ${file}`);
+        assert.equal(shape(found), shape(build()), `${program} of ${file}`);
       }
     }
     const programs = all.flatMap(([, g]) => Object.keys(g)).sort();
     assert.deepEqual(allowedPrograms(), programs);
   });
 
+  it('builds a grammar once and gives that same grammar every time', () => {
+    for (const program of allowedPrograms()) assert.equal(grammarOf(program), grammarOf(program), program);
+  });
+
   it("finds nothing for names that are no program, Object's own included", () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'python', 'LS', '']) {
       assert.equal(grammarOf(name), undefined, name);
     }
+  });
+
+  it('refuses two files that name the same program', () => {
+    const cat: Grammars = { cat: () => ({ name: 'cat', options: {} }) };
+    const catAndLs: Grammars = { ...cat, ls: () => ({ name: 'ls', options: {} }) };
+    assert.deepEqual([...byProgram([lsFile, cat]).keys()], ['ls', 'cat']);
+    assert.throws(() => byProgram([lsFile, catAndLs]), /two grammar files name the program 'ls'/);
   });
 });
 

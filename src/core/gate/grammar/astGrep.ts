@@ -7,30 +7,32 @@
  * a project's sgconfig.yml names without asking, so ast-grep counts as running project code.
  */
 import { parseArgv } from '../argv';
-import { flags, following, refused, terminal, type Table, valued, table } from './kit';
-import type { ArgKind, ArgvState, CustomParse, Grammar } from './types';
+import { flags, following, refused, terminal, type Table, valued, table, once } from './kit';
+import type { ArgKind, ArgvState, CustomParse, Grammar, Grammars } from './types';
 
-const GLOBAL: Table = table(
-  valued('path', '-c --config'),
-  valued('text', '--custom-languages'),
-  terminal('-h --help -V --version'),
+const GLOBAL = once((): Table =>
+  table(valued('path', '-c --config'), valued('text', '--custom-languages'), terminal('-h --help -V --version')),
 );
 
-const INPUT: Table = table(
-  following('use ast-grep without --follow (it does not follow symlinks by default)', '--follow'),
-  valued(['hidden', 'dot', 'exclude', 'global', 'parent', 'vcs'], '--no-ignore'),
-  flags('--stdin'),
-  valued('pattern', '--globs'),
-  valued('number', '-j --threads -A --after -B --before -C --context --max-results'),
+const INPUT = once((): Table =>
+  table(
+    following('use ast-grep without --follow (it does not follow symlinks by default)', '--follow'),
+    valued(['hidden', 'dot', 'exclude', 'global', 'parent', 'vcs'], '--no-ignore'),
+    flags('--stdin'),
+    valued('pattern', '--globs'),
+    valued('number', '-j --threads -A --after -B --before -C --context --max-results'),
+  ),
 );
 
-const OUTPUT: Table = table(
-  refused('applies rewrites to files interactively', '-i --interactive'),
-  refused('applies rewrites to files', '-U --update-all'),
-  flags('--files-with-matches'),
-  valued(['pretty', 'stream', 'compact'], '--json', true),
-  valued(['auto', 'always', 'ansi', 'never'], '--color'),
-  valued(['nothing', 'summary', 'entity'], '--inspect'),
+const OUTPUT = once((): Table =>
+  table(
+    refused('applies rewrites to files interactively', '-i --interactive'),
+    refused('applies rewrites to files', '-U --update-all'),
+    flags('--files-with-matches'),
+    valued(['pretty', 'stream', 'compact'], '--json', true),
+    valued(['auto', 'always', 'ansi', 'never'], '--color'),
+    valued(['nothing', 'summary', 'entity'], '--inspect'),
+  ),
 );
 
 function customLanguages(state: ArgvState): { rule: string; reason: string } | null {
@@ -42,12 +44,12 @@ function customLanguages(state: ArgvState): { rule: string; reason: string } | n
 
 const REWRITES = 'rewrites code';
 
-const astGrepRun: Grammar = {
+const astGrepRun = (): Grammar => ({
   name: 'ast-grep run',
   options: table(
-    GLOBAL,
-    INPUT,
-    OUTPUT,
+    GLOBAL(),
+    INPUT(),
+    OUTPUT(),
     valued('pattern', '-p --pattern'),
     valued('text', '-l --lang --selector -k --kind'),
     valued(['pattern', 'ast', 'cst', 'sexp'], '--debug-query', true),
@@ -56,14 +58,14 @@ const astGrepRun: Grammar = {
     refused(REWRITES, '-r --rewrite'),
   ),
   check: customLanguages,
-};
+});
 
-const astGrepScan: Grammar = {
+const astGrepScan = (): Grammar => ({
   name: 'ast-grep scan',
   options: table(
-    GLOBAL,
-    INPUT,
-    OUTPUT,
+    GLOBAL(),
+    INPUT(),
+    OUTPUT(),
     valued('path', '--rule'),
     valued('text', '--inline-rules'),
     valued('pattern', '--filter'),
@@ -77,12 +79,12 @@ const astGrepScan: Grammar = {
     ),
   ),
   check: customLanguages,
-};
+});
 
-const astGrepTest: Grammar = {
+const astGrepTest = (): Grammar => ({
   name: 'ast-grep test',
   options: table(
-    GLOBAL,
+    GLOBAL(),
     valued('path', '-t --test-dir --snapshot-dir'),
     valued('text', '-f --filter'),
     flags('--skip-snapshot-tests --include-off'),
@@ -91,30 +93,31 @@ const astGrepTest: Grammar = {
   ),
   positional: () => null,
   check: customLanguages,
-};
+});
 
-const astGrepOutline: Grammar = {
+const astGrepOutline = (): Grammar => ({
   name: 'ast-grep outline',
   options: table(
-    GLOBAL,
+    GLOBAL(),
     valued('text', '-l --lang --items --match --view'),
     valued(['pretty', 'stream', 'compact'], '--json', true),
   ),
   check: customLanguages,
-};
+});
 
-const SUBCOMMANDS: Readonly<Record<string, Grammar>> = {
-  run: astGrepRun,
-  scan: astGrepScan,
-  test: astGrepTest,
-  outline: astGrepOutline,
+/** The subcommands, built when the first ast-grep command is read. */
+const SUBCOMMANDS = once((): Readonly<Record<string, Grammar>> => ({
+  run: astGrepRun(),
+  scan: astGrepScan(),
+  test: astGrepTest(),
+  outline: astGrepOutline(),
   completions: {
     name: 'ast-grep completions',
     options: table(terminal('-h --help')),
     positional: (i) => (i === 0 ? ['bash', 'elvish', 'fish', 'powershell', 'zsh'] : null),
   },
   help: { name: 'ast-grep help', options: {}, positional: () => 'text' },
-};
+}));
 
 const REFUSED: Readonly<Record<string, string>> = {
   new: 'creates files',
@@ -127,8 +130,10 @@ function astGrepWords(args: readonly string[]): CustomParse {
   const first = args[0] ?? '';
   if (Object.hasOwn(REFUSED, first))
     return { ok: false, rule: 'subcommand', reason: `'%s ${first}' ${REFUSED[first]}` };
-  const sub = Object.hasOwn(SUBCOMMANDS, first) ? SUBCOMMANDS[first] : undefined;
-  const r = parseArgv(sub ? `ast-grep ${first}` : 'ast-grep', sub ?? astGrepRun, sub ? args.slice(1) : args);
+  const subcommands = SUBCOMMANDS();
+  const sub = Object.hasOwn(subcommands, first) ? subcommands[first] : undefined;
+  const run = subcommands['run'] as Grammar;
+  const r = parseArgv(sub ? `ast-grep ${first}` : 'ast-grep', sub ?? run, sub ? args.slice(1) : args);
   if (!r.ok) return r;
   const kinds: ArgKind[] = sub ? [{ kind: 'text' }] : [];
   for (const w of r.words) {
@@ -142,7 +147,7 @@ function astGrepWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-const astGrep: Grammar = { name: 'ast-grep', options: {}, projectCode: true, custom: astGrepWords };
+const astGrep = (): Grammar => ({ name: 'ast-grep', options: {}, projectCode: true, custom: astGrepWords });
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { 'ast-grep': astGrep };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { 'ast-grep': astGrep };

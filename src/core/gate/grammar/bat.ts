@@ -4,9 +4,9 @@
  * `--generate-config-file`).
  */
 import { flags, refused, terminal, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
-const bat: Grammar = {
+const bat = (): Grammar => ({
   name: 'bat',
   options: table(
     flags('-A --show-all -p --plain -P -d --diff -S --chop-long-lines -n --number -f --force-colorization'),
@@ -37,7 +37,7 @@ const bat: Grammar = {
     }
     return null;
   },
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { bat };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { bat };

@@ -3,63 +3,65 @@
  * build and run the project's own code (trusted workspaces only). After `--`, `cargo test` and
  * `nextest run` take libtest's selection and output options; clippy takes lint levels.
  */
-import { FLAG, flags, NUM, PATH, TEXT, table } from './kit';
-import type { Grammar, OptionSpec } from './types';
+import { FLAG, flags, NUM, once, PATH, TEXT, table } from './kit';
+import type { Grammar, Grammars, OptionSpec } from './types';
 
-const COMMON: Record<string, OptionSpec> = table(
-  flags(
-    '-q',
-    '--quiet',
-    '-v',
-    '--verbose',
-    '-vv',
-    '--offline',
-    '--frozen',
-    '--locked',
-    '--workspace',
-    '--all',
-    '--lib',
-    '--bins',
-    '--tests',
-    '--examples',
-    '--benches',
-    '--all-targets',
-    '--all-features',
-    '--no-default-features',
-    '-r',
-    '--release',
-    '--keep-going',
-    '--ignore-rust-version',
-    '--future-incompat-report',
+const COMMON = once((): Record<string, OptionSpec> =>
+  table(
+    flags(
+      '-q',
+      '--quiet',
+      '-v',
+      '--verbose',
+      '-vv',
+      '--offline',
+      '--frozen',
+      '--locked',
+      '--workspace',
+      '--all',
+      '--lib',
+      '--bins',
+      '--tests',
+      '--examples',
+      '--benches',
+      '--all-targets',
+      '--all-features',
+      '--no-default-features',
+      '-r',
+      '--release',
+      '--keep-going',
+      '--ignore-rust-version',
+      '--future-incompat-report',
+    ),
+    {
+      '--color': TEXT,
+      '-p': TEXT,
+      '--package': TEXT,
+      '--exclude': TEXT,
+      '--bin': TEXT,
+      '--test': TEXT,
+      '--example': TEXT,
+      '--bench': TEXT,
+      '-F': TEXT,
+      '--features': TEXT,
+      '--profile': TEXT,
+      '--target': TEXT,
+      '-j': NUM,
+      '--jobs': NUM,
+      '--message-format': TEXT,
+      '--manifest-path': PATH,
+      '--target-dir': PATH,
+      '--config': { refuse: 'overrides configuration, which can run programs' },
+      '-Z': { refuse: 'turns on unstable cargo features' },
+      '--timings': { refuse: 'writes a timing report' },
+    },
   ),
-  {
-    '--color': TEXT,
-    '-p': TEXT,
-    '--package': TEXT,
-    '--exclude': TEXT,
-    '--bin': TEXT,
-    '--test': TEXT,
-    '--example': TEXT,
-    '--bench': TEXT,
-    '-F': TEXT,
-    '--features': TEXT,
-    '--profile': TEXT,
-    '--target': TEXT,
-    '-j': NUM,
-    '--jobs': NUM,
-    '--message-format': TEXT,
-    '--manifest-path': PATH,
-    '--target-dir': PATH,
-    '--config': { refuse: 'overrides configuration, which can run programs' },
-    '-Z': { refuse: 'turns on unstable cargo features' },
-    '--timings': { refuse: 'writes a timing report' },
-  },
 );
 
 const REWRITES: OptionSpec = { refuse: 'rewrites expected output; run the tests without it' };
 
 /** libtest's arguments after `--`: test selection and output. */
-const LIBTEST: Grammar = {
+const LIBTEST = once((): Grammar => ({
   name: 'cargo test --',
   options: table(
     flags(
@@ -89,9 +91,9 @@ const LIBTEST: Grammar = {
   ),
   positional: () => 'text',
   optionsAfterDashDash: true,
-};
+}));
 
-const CLIPPY_LINTS: Grammar = {
+const CLIPPY_LINTS = (): Grammar => ({
   name: 'cargo clippy --',
   options: {
     '-D': TEXT,
@@ -105,36 +107,36 @@ const CLIPPY_LINTS: Grammar = {
     '--cap-lints': TEXT,
   },
   positional: () => null,
-};
+});
 
-const CHECK: Grammar = { name: 'cargo check', options: COMMON, positional: () => null, projectCode: true };
+const CHECK = (): Grammar => ({ name: 'cargo check', options: COMMON(), positional: () => null, projectCode: true });
 
-const TEST: Grammar = {
+const TEST = (): Grammar => ({
   name: 'cargo test',
-  options: table(COMMON, flags('--no-run', '--doc', '--no-fail-fast')),
+  options: table(COMMON(), flags('--no-run', '--doc', '--no-fail-fast')),
   positional: (index) => (index === 0 ? 'text' : null),
-  afterDashDash: LIBTEST,
+  afterDashDash: LIBTEST(),
   projectCode: true,
-};
+});
 
-const CLIPPY: Grammar = {
+const CLIPPY = (): Grammar => ({
   name: 'cargo clippy',
-  options: table(COMMON, { '--fix': { refuse: 'applies fixes to source files' }, '--no-deps': FLAG }),
+  options: table(COMMON(), { '--fix': { refuse: 'applies fixes to source files' }, '--no-deps': FLAG }),
   positional: () => null,
-  afterDashDash: CLIPPY_LINTS,
+  afterDashDash: CLIPPY_LINTS(),
   projectCode: true,
-};
+});
 
-const METADATA: Grammar = {
+const METADATA = (): Grammar => ({
   name: 'cargo metadata',
-  options: table(COMMON, { '--format-version': NUM, '--no-deps': FLAG, '--filter-platform': TEXT }),
+  options: table(COMMON(), { '--format-version': NUM, '--no-deps': FLAG, '--filter-platform': TEXT }),
   positional: () => null,
   projectCode: true,
-};
+});
 
-const TREE: Grammar = {
+const TREE = (): Grammar => ({
   name: 'cargo tree',
-  options: table(COMMON, flags('-d', '--duplicates', '--no-dedupe', '-a', '--all'), {
+  options: table(COMMON(), flags('-d', '--duplicates', '--no-dedupe', '-a', '--all'), {
     '-i': TEXT,
     '--invert': TEXT,
     '-e': TEXT,
@@ -148,12 +150,10 @@ const TREE: Grammar = {
   }),
   positional: () => null,
   projectCode: true,
-};
+});
 
-const NEXTEST_OPTIONS: Record<string, OptionSpec> = table(
-  COMMON,
-  flags('--no-fail-fast', '--no-capture', '--nocapture', '--run-ignored', '--no-tests'),
-  {
+const NEXTEST_OPTIONS = once((): Record<string, OptionSpec> =>
+  table(COMMON(), flags('--no-fail-fast', '--no-capture', '--nocapture', '--run-ignored', '--no-tests'), {
     '-E': TEXT,
     '--filterset': TEXT,
     '--filter-expr': TEXT,
@@ -168,35 +168,42 @@ const NEXTEST_OPTIONS: Record<string, OptionSpec> = table(
     '-T': TEXT,
     '--message-format-version': TEXT,
     '--hide-progress-bar': FLAG,
-  },
+  }),
 );
 
-const NEXTEST: Grammar = {
+const NEXTEST = (): Grammar => ({
   name: 'cargo nextest',
   options: {},
   subcommands: {
     run: {
       name: 'cargo nextest run',
-      options: NEXTEST_OPTIONS,
+      options: NEXTEST_OPTIONS(),
       positional: () => 'text',
-      afterDashDash: LIBTEST,
+      afterDashDash: LIBTEST(),
       projectCode: true,
     },
-    list: { name: 'cargo nextest list', options: NEXTEST_OPTIONS, positional: () => 'text', projectCode: true },
+    list: { name: 'cargo nextest list', options: NEXTEST_OPTIONS(), positional: () => 'text', projectCode: true },
   },
   subcommandRequired: true,
-};
+});
 
-const cargo: Grammar = {
+const cargo = (): Grammar => ({
   name: 'cargo',
   options: table(flags('-q', '--quiet', '-v', '--verbose', '--offline', '--frozen', '--locked'), {
     '--color': TEXT,
     '--version': { terminal: true },
     '-V': { terminal: true },
   }),
-  subcommands: { check: CHECK, test: TEST, clippy: CLIPPY, metadata: METADATA, tree: TREE, nextest: NEXTEST },
+  subcommands: {
+    check: CHECK(),
+    test: TEST(),
+    clippy: CLIPPY(),
+    metadata: METADATA(),
+    tree: TREE(),
+    nextest: NEXTEST(),
+  },
   subcommandRequired: true,
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { cargo };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { cargo };

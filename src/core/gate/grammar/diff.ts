@@ -3,9 +3,9 @@
  * symlinks while it recurses, so `-r` needs `--no-dereference`; `-l` runs `pr`.
  */
 import { flags, HELP_VERSION, refused, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
-const diff: Grammar = {
+const diff = (): Grammar => ({
   name: 'diff',
   options: table(
     flags('--normal -q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side'),
@@ -35,7 +35,7 @@ const diff: Grammar = {
       reason: `'diff ${recursive}' follows symlinks out of the workspace while recursing; add --no-dereference`,
     };
   },
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { diff };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { diff };

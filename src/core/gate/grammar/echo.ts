@@ -4,7 +4,7 @@
  * flags is printed, `--` and `--foo` included.
  */
 import { allText, flags, HELP_VERSION, refused, table } from './kit';
-import type { ArgKind, CustomParse, Grammar } from './types';
+import type { ArgKind, CustomParse, Grammar, Grammars } from './types';
 
 const ECHO_FLAGS = /^-[neE]+$/;
 
@@ -18,32 +18,32 @@ function echoWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-const echo: Grammar = { name: 'echo', options: {}, custom: echoWords };
+const echo = (): Grammar => ({ name: 'echo', options: {}, custom: echoWords });
 
 /** bash's printf: `-v VAR` assigns to a shell variable; the format and its arguments are text. */
-const printf: Grammar = {
+const printf = (): Grammar => ({
   name: 'printf',
   options: table(refused('assigns the output to a shell variable instead of printing it', '-v'), HELP_VERSION),
   optionsFirst: true,
   positional: allText,
-};
+});
 
-const pwd: Grammar = {
+const pwd = (): Grammar => ({
   name: 'pwd',
   options: table(flags('-L -P'), HELP_VERSION),
   positional: () => null,
-};
+});
 
 /** `true` and `false` ignore their arguments. */
 function ignoreWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds: args.map((): ArgKind => ({ kind: 'text' })) };
 }
 
-const trueGrammar: Grammar = { name: 'true', options: {}, custom: ignoreWords };
-const falseGrammar: Grammar = { name: 'false', options: {}, custom: ignoreWords };
+const trueGrammar = (): Grammar => ({ name: 'true', options: {}, custom: ignoreWords });
+const falseGrammar = (): Grammar => ({ name: 'false', options: {}, custom: ignoreWords });
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = {
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = {
   echo,
   printf,
   pwd,

@@ -3,7 +3,7 @@
  * Refused: running commands (`-x`, `-X`, and `-l`, which runs `ls`) and following symlinks (`-L`).
  */
 import { flags, following, refused, terminal, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
 const TYPES = [
   'f', 'file', 'd', 'dir', 'directory', 'l', 'symlink', 'b', 'block-device', 'c', 'char-device',
@@ -12,7 +12,7 @@ const TYPES = [
 
 const PATH_WORDS = ['--search-path', '--ignore-file'];
 
-const fd: Grammar = {
+const fd = (): Grammar => ({
   name: 'fd',
   options: table(
     flags('-H --hidden -I --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git'),
@@ -48,7 +48,7 @@ const fd: Grammar = {
         "Planwise from the old one; use 'cd DIR && fd …' instead",
     };
   },
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { fd };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { fd };

@@ -10,13 +10,13 @@ const NO_PROGRAMS = '--no-textconv --no-ext-diff';
 import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT, table } from './kit';
 import { LISTING } from './gitListing';
 import { DIFF, REVS, RUNS_TEXTCONV, SUBMODULES_NOT_ENTERED } from './gitOptions';
-import type { Grammar, OptionSpec } from './types';
+import type { Grammar, Grammars, OptionSpec } from './types';
 
 const ENTERS_SUBMODULES: OptionSpec = {
   refuse: "enters submodules, whose own repositories' configuration could run programs",
 };
 
-const STATUS: Grammar = {
+const STATUS = (): Grammar => ({
   name: 'git status',
   options: table(
     flags(
@@ -46,35 +46,35 @@ const STATUS: Grammar = {
     },
   ),
   positional: () => 'path',
-};
+});
 
-const LOG: Grammar = {
+const LOG = (): Grammar => ({
   name: 'git log',
-  options: table(DIFF, REVS),
+  options: table(DIFF(), REVS()),
   numericOption: true,
   positional: () => 'rev',
   insert: NO_PROGRAMS,
-};
+});
 
-const SHOW: Grammar = {
+const SHOW = (): Grammar => ({
   name: 'git show',
-  options: table(DIFF, REVS),
+  options: table(DIFF(), REVS()),
   numericOption: true,
   positional: () => 'rev',
   insert: NO_PROGRAMS,
-};
+});
 
-const DIFF_CMD: Grammar = {
+const DIFF_CMD = (): Grammar => ({
   name: 'git diff',
   options: table(
-    DIFF,
+    DIFF(),
     flags('--cached', '--staged', '--no-index', '--merge-base', '-1', '-2', '-3', '--base', '--ours', '--theirs', '-0'),
   ),
   positional: () => 'rev',
   insert: NO_PROGRAMS,
-};
+});
 
-const BLAME: Grammar = {
+const BLAME = (): Grammar => ({
   name: 'git blame',
   options: table(
     flags(
@@ -120,9 +120,9 @@ const BLAME: Grammar = {
   ),
   positional: () => 'rev',
   insert: NO_PROGRAMS,
-};
+});
 
-const LS_FILES: Grammar = {
+const LS_FILES = (): Grammar => ({
   name: 'git ls-files',
   options: table(
     flags(
@@ -170,9 +170,9 @@ const LS_FILES: Grammar = {
     },
   ),
   positional: () => 'path',
-};
+});
 
-const REV_PARSE: Grammar = {
+const REV_PARSE = (): Grammar => ({
   name: 'git rev-parse',
   options: table(
     flags(
@@ -219,9 +219,9 @@ const REV_PARSE: Grammar = {
     },
   ),
   positional: () => 'rev',
-};
+});
 
-const DESCRIBE: Grammar = {
+const DESCRIBE = (): Grammar => ({
   name: 'git describe',
   options: table(
     flags('--tags', '--all', '--always', '--long', '--exact-match', '--contains', '--first-parent', '--debug'),
@@ -235,11 +235,11 @@ const DESCRIBE: Grammar = {
     },
   ),
   positional: () => 'rev',
-};
+});
 
-const SHORTLOG: Grammar = {
+const SHORTLOG = (): Grammar => ({
   name: 'git shortlog',
-  options: table(REVS, flags('-s', '--summary', '-n', '--numbered', '-e', '--email', '-c', '--committer'), {
+  options: table(REVS(), flags('-s', '--summary', '-n', '--numbered', '-e', '--email', '-c', '--committer'), {
     '-n': FLAG,
     '-w': OPT_TEXT,
     '--group': TEXT,
@@ -247,9 +247,9 @@ const SHORTLOG: Grammar = {
   }),
   positional: () => 'rev',
   insert: NO_PROGRAMS,
-};
+});
 
-const GREP: Grammar = {
+const GREP = (): Grammar => ({
   name: 'git grep',
   options: table(
     flags(
@@ -332,11 +332,11 @@ const GREP: Grammar = {
   positional: (index, state) =>
     index === 0 && !state.afterDashDash && !['-e', '-f'].some((o) => state.seen.has(o)) ? 'pattern' : 'rev',
   insert: '--no-textconv',
-};
+});
 
 const GLOBAL_REPO: OptionSpec = { refuse: 'points git at another repository, configuration or program' };
 
-const git: Grammar = {
+const git = (): Grammar => ({
   name: 'git',
   options: {
     '--no-pager': FLAG,
@@ -358,20 +358,20 @@ const git: Grammar = {
     '--paginate': { refuse: 'pipes output through a pager, which can run commands' },
   },
   subcommands: {
-    status: STATUS,
-    log: LOG,
-    diff: DIFF_CMD,
-    show: SHOW,
-    blame: BLAME,
-    'ls-files': LS_FILES,
-    'rev-parse': REV_PARSE,
-    describe: DESCRIBE,
-    shortlog: SHORTLOG,
-    grep: GREP,
-    ...LISTING,
+    status: STATUS(),
+    log: LOG(),
+    diff: DIFF_CMD(),
+    show: SHOW(),
+    blame: BLAME(),
+    'ls-files': LS_FILES(),
+    'rev-parse': REV_PARSE(),
+    describe: DESCRIBE(),
+    shortlog: SHORTLOG(),
+    grep: GREP(),
+    ...LISTING(),
   },
   subcommandRequired: true,
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { git };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { git };

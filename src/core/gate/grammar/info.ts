@@ -4,17 +4,17 @@
  * Operands naming files are paths; basename and dirname only cut strings, so theirs are text.
  */
 import { allText, flags, following, HELP_VERSION, refused, terminal, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
 /** Debian's `which` is a POSIX shell script: `-a`, then program names. */
-const which: Grammar = {
+const which = (): Grammar => ({
   name: 'which',
   options: table(flags('-a')),
   optionsFirst: true,
   positional: allText,
-};
+});
 
-const stat: Grammar = {
+const stat = (): Grammar => ({
   name: 'stat',
   options: table(
     flags('-L --dereference -f --file-system -t --terse'),
@@ -22,14 +22,14 @@ const stat: Grammar = {
     valued('text', '-c --format --printf'),
     HELP_VERSION,
   ),
-};
+});
 
 const FILE_TEST = {
   value: ['apptype', 'ascii', 'cdf', 'compress', 'csv', 'elf', 'encoding', 'soft', 'tar', 'json', 'text', 'tokens'],
 } as const;
 const RUNS_DECOMPRESSORS = 'looks inside compressed files by running decompression programs';
 
-const file: Grammar = {
+const file = (): Grammar => ({
   name: 'file',
   options: table(
     flags('-b --brief -c --checking-printout -i --mime --apple --extension --mime-type --mime-encoding'),
@@ -54,9 +54,9 @@ const file: Grammar = {
       ? null
       : { rule: 'option', reason: `'file -m ${list}' names several magic files; give one file per -m` };
   },
-};
+});
 
-const du: Grammar = {
+const du = (): Grammar => ({
   name: 'du',
   options: table(
     flags('-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable'),
@@ -71,9 +71,9 @@ const du: Grammar = {
     refused('reads the names of the files to measure from a file, which Planwise cannot check', '--files0-from'),
     HELP_VERSION,
   ),
-};
+});
 
-const df: Grammar = {
+const df = (): Grammar => ({
   name: 'df',
   options: table(
     flags('-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --total'),
@@ -83,9 +83,9 @@ const df: Grammar = {
     refused('flushes the file systems (sync) before reading them', '--sync'),
     HELP_VERSION,
   ),
-};
+});
 
-const realpath: Grammar = {
+const realpath = (): Grammar => ({
   name: 'realpath',
   options: table(
     flags('-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet'),
@@ -93,24 +93,24 @@ const realpath: Grammar = {
     valued('path', '--relative-to --relative-base'),
     HELP_VERSION,
   ),
-};
+});
 
-const basename: Grammar = {
+const basename = (): Grammar => ({
   name: 'basename',
   options: table(flags('-a --multiple -z --zero'), valued('text', '-s --suffix'), HELP_VERSION),
   positional: allText,
-};
+});
 
-const dirname: Grammar = {
+const dirname = (): Grammar => ({
   name: 'dirname',
   options: table(flags('-z --zero'), HELP_VERSION),
   positional: allText,
-};
+});
 
 const ISO_8601 = { value: ['date', 'hours', 'minutes', 'seconds', 'ns'], optionalValue: true } as const;
 
 /** date prints; `-s` and an operand that is not a `+FORMAT` set the system clock. */
-const date: Grammar = {
+const date = (): Grammar => ({
   name: 'date',
   options: table(
     valued('text', '-d --date'),
@@ -129,11 +129,11 @@ const date: Grammar = {
       reason: `'date ${operand}' sets the system clock; a format starts with '+' (date +%Y-%m-%d)`,
     };
   },
-};
+});
 
-const whoami: Grammar = { name: 'whoami', options: table(HELP_VERSION), positional: () => null };
+const whoami = (): Grammar => ({ name: 'whoami', options: table(HELP_VERSION), positional: () => null });
 
-const uname: Grammar = {
+const uname = (): Grammar => ({
   name: 'uname',
   options: table(
     flags('-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine'),
@@ -141,10 +141,10 @@ const uname: Grammar = {
     HELP_VERSION,
   ),
   positional: () => null,
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = {
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = {
   which,
   stat,
   file,

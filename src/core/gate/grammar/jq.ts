@@ -9,7 +9,7 @@
  */
 import { flags, refused, terminal, valued, table } from './kit';
 import { deniedInFilter } from './jqFilter';
-import type { ArgvState, Grammar } from './types';
+import type { ArgvState, Grammar, Grammars } from './types';
 
 function filterCheck(state: ArgvState): { rule: string; reason: string } | null {
   const filter = state.positionals[0];
@@ -19,7 +19,7 @@ function filterCheck(state: ArgvState): { rule: string; reason: string } | null 
   return { rule: 'option', reason: `'jq' filter using '${name}' ${what}` };
 }
 
-const jq: Grammar = {
+const jq = (): Grammar => ({
   name: 'jq',
   options: table(
     flags('-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output'),
@@ -44,7 +44,7 @@ const jq: Grammar = {
   // filter is checked as a path (a string argument only has to stay inside the workspace).
   positional: (index) => (index === 0 ? 'script' : 'path'),
   check: filterCheck,
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { jq };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { jq };

@@ -16,11 +16,10 @@ export class Names {
 
 /**
  * One options table from its parts (what `flags`, `valued`... return, tables, or object literals),
- * later parts overriding earlier ones. Every table is built when the gate loads, also for a
- * one-shot `planwise check-command`: so it is a dictionary from its first entry (a null-prototype
- * object) and each name goes straight into it, rather than an object literal per part spread into
- * another, which makes V8 build a hidden class per name until the object falls back to a
- * dictionary anyway.
+ * later parts overriding earlier ones. The table is a dictionary from its first entry (a
+ * null-prototype object) and each name goes straight into it, rather than an object literal per
+ * part spread into another, which makes V8 build a hidden class per name until the object falls
+ * back to a dictionary anyway.
  */
 export function table(...parts: readonly (Names | Table)[]): Table {
   const out = Object.create(null) as Table;
@@ -35,6 +34,15 @@ export function table(...parts: readonly (Names | Table)[]): Table {
 // test/gate/grammars.test.ts checks that no table has a name with white space in it.
 function each(names: string, spec: OptionSpec, table: Table): void {
   for (const name of names.split(' ')) if (name !== '') table[name] = spec;
+}
+
+/**
+ * `build` run on the first call, its result returned by every call: for a table or grammar that
+ * several grammars of a file share, built when the first of them is.
+ */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
 }
 
 /** The entry `key` of an options table, never one of Object's own properties (`constructor`). */

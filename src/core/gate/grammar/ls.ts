@@ -1,8 +1,8 @@
 /** The grammar of GNU ls (coreutils 9.1). Refused: what follows symlinks while descending (`ls -L`). */
 import { flags, following, GNU_WHEN, HELP_VERSION, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
-const ls: Grammar = {
+const ls = (): Grammar => ({
   name: 'ls',
   options: table(
     flags('-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f'),
@@ -26,7 +26,7 @@ const ls: Grammar = {
     following('use ls without -L (it lists symlinks themselves)', '-L --dereference'),
     HELP_VERSION,
   ),
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { ls };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { ls };

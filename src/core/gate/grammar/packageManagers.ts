@@ -5,8 +5,8 @@
  * directory. After `--` (npm) or directly (pnpm, yarn) the test runner's own arguments follow the
  * test-argument grammar: selection and output options and files, never update or record modes.
  */
-import { FLAG, NUM, PATTERN, TEXT } from './kit';
-import type { Grammar, OptionSpec } from './types';
+import { FLAG, NUM, PATTERN, TEXT, once } from './kit';
+import type { Grammar, Grammars, OptionSpec } from './types';
 
 const REWRITES: OptionSpec = { refuse: 'rewrites snapshots or expected output; run the tests without it' };
 const WATCHES: OptionSpec = { refuse: 'watches for changes and never ends' };
@@ -19,7 +19,7 @@ const COVERAGE: OptionSpec = { refuse: 'writes a coverage report into the worksp
  * What a test runner may be given (mocha, jest, vitest, node --test, ava, tap): test selection,
  * reporters and output, timeouts, and test files inside the workspace.
  */
-const TEST_ARGS: Grammar = {
+const TEST_ARGS = once((): Grammar => ({
   name: 'test',
   options: {
     '--grep': PATTERN,
@@ -90,23 +90,23 @@ const TEST_ARGS: Grammar = {
   },
   positional: () => 'path',
   optionsAfterDashDash: true,
-};
+}));
 
-const TEST: Grammar = {
+const TEST = once((): Grammar => ({
   name: 'test',
   options: { '--silent': FLAG, '-s': FLAG, '--if-present': FLAG, '--ignore-scripts': FLAG },
   positional: () => null,
-  afterDashDash: TEST_ARGS,
+  afterDashDash: TEST_ARGS(),
   projectCode: true,
-};
+}));
 
 /** `npm run test`: the script name must be exactly `test`. */
-const NPM_RUN: Grammar = {
+const NPM_RUN = once((): Grammar => ({
   name: 'run',
-  options: TEST.options,
-  subcommands: { test: TEST },
+  options: TEST().options,
+  subcommands: { test: TEST() },
   subcommandRequired: true,
-};
+}));
 
 const NPM_GLOBALS: Record<string, OptionSpec> = {
   '--silent': FLAG,
@@ -125,23 +125,23 @@ const NPM_GLOBALS: Record<string, OptionSpec> = {
   '-v': { terminal: true },
 };
 
-const npm: Grammar = {
+const npm = (): Grammar => ({
   name: 'npm',
   options: NPM_GLOBALS,
-  subcommands: { test: TEST, t: TEST, tst: TEST, run: NPM_RUN, 'run-script': NPM_RUN },
+  subcommands: { test: TEST(), t: TEST(), tst: TEST(), run: NPM_RUN(), 'run-script': NPM_RUN() },
   subcommandRequired: true,
-};
+});
 
 /** pnpm and yarn hand the words after `test` straight to the test script. */
-const DIRECT_TEST: Grammar = { ...TEST_ARGS, name: 'test', projectCode: true };
-const DIRECT_RUN: Grammar = {
+const DIRECT_TEST = once((): Grammar => ({ ...TEST_ARGS(), name: 'test', projectCode: true }));
+const DIRECT_RUN = once((): Grammar => ({
   name: 'run',
   options: {},
-  subcommands: { test: DIRECT_TEST },
+  subcommands: { test: DIRECT_TEST() },
   subcommandRequired: true,
-};
+}));
 
-const pnpm: Grammar = {
+const pnpm = (): Grammar => ({
   name: 'pnpm',
   options: {
     '--silent': FLAG,
@@ -156,11 +156,11 @@ const pnpm: Grammar = {
     '--version': { terminal: true },
     '-v': { terminal: true },
   },
-  subcommands: { test: DIRECT_TEST, t: DIRECT_TEST, run: DIRECT_RUN },
+  subcommands: { test: DIRECT_TEST(), t: DIRECT_TEST(), run: DIRECT_RUN() },
   subcommandRequired: true,
-};
+});
 
-const yarn: Grammar = {
+const yarn = (): Grammar => ({
   name: 'yarn',
   options: {
     '--silent': FLAG,
@@ -169,9 +169,9 @@ const yarn: Grammar = {
     '--version': { terminal: true },
     '-v': { terminal: true },
   },
-  subcommands: { test: DIRECT_TEST, run: DIRECT_RUN },
+  subcommands: { test: DIRECT_TEST(), run: DIRECT_RUN() },
   subcommandRequired: true,
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { npm, pnpm, yarn };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { npm, pnpm, yarn };

@@ -1,6 +1,7 @@
 /**
- * Every grammar file of this folder, one line each: the file's `grammars` (its programs by name)
- * under the file's name. A program is allowed exactly when one of these records names it.
+ * Every grammar file of this folder, one line each: the file's `grammars` (its programs by name,
+ * each with the function that builds its grammar) under the file's name. A program is allowed
+ * exactly when one of these records names it.
  */
 export { grammars as astGrep } from './astGrep';
 export { grammars as bat } from './bat';

@@ -4,7 +4,7 @@
  * `--pre-glob`, `--hostname-bin`, `-z`) and following symlinks (`-L`).
  */
 import { flags, following, patternFirst, refused, terminal, valued, table } from './kit';
-import type { Grammar } from './types';
+import type { Grammar, Grammars } from './types';
 
 const SUPPLIERS = ['-e', '--regexp', '-f', '--file', '--files', '--type-list'];
 
@@ -16,7 +16,7 @@ function toggles(names: string): string {
     .join(' ');
 }
 
-const rg: Grammar = {
+const rg = (): Grammar => ({
   name: 'rg',
   options: table(
     flags('-b --byte-offset -c --count --count-matches --files -l --files-with-matches --files-without-match'),
@@ -60,7 +60,7 @@ const rg: Grammar = {
     terminal('-h --help -V --version'),
   ),
   positional: patternFirst(SUPPLIERS),
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { rg };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { rg };

@@ -5,7 +5,7 @@
  * sed itself refuse those commands: a second line of defence.
  */
 import { sedScriptProblem } from '../sedScript';
-import type { ArgvState, Grammar, OptionSpec } from './types';
+import type { ArgvState, Grammar, Grammars, OptionSpec } from './types';
 
 const FLAG: OptionSpec = {};
 const SCRIPT: OptionSpec = { value: 'script', suppliesPattern: true };
@@ -32,7 +32,7 @@ function check(state: ArgvState): { rule: string; reason: string } | null {
   return problem ? { rule: 'sed', reason: `'sed': ${problem}` } : null;
 }
 
-const sed: Grammar = {
+const sed = (): Grammar => ({
   name: 'sed',
   options: {
     '-n': FLAG,
@@ -70,7 +70,7 @@ const sed: Grammar = {
     index === 0 && !state.seen.has('-e') && !state.seen.has('--expression') ? 'script' : 'path',
   check,
   safeMode: { key: 'sedSandbox', insert: '--sandbox' },
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { sed };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { sed };

@@ -5,32 +5,34 @@
  * --compress-program`), reads file names from a file (`--files0-from`), writes temporary files
  * where it likes (`sort -T`) or never ends (`tail -f`).
  */
-import { flags, HELP_VERSION, refused, valued, table } from './kit';
-import type { Grammar } from './types';
+import { flags, HELP_VERSION, refused, valued, table, once, type Table } from './kit';
+import type { Grammar, Grammars } from './types';
 
 const NAMES_FROM_FILE = 'reads the names of its input files from a file, which Planwise cannot check';
 
-const cat: Grammar = {
+const cat = (): Grammar => ({
   name: 'cat',
   options: table(
     flags('-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs'),
     flags('-u -v --show-nonprinting'),
     HELP_VERSION,
   ),
-};
+});
 
-const HEAD_TAIL_COMMON = table(
-  valued('number', '-c --bytes -n --lines'),
-  flags('-q --quiet --silent -v --verbose -z --zero-terminated'),
-  HELP_VERSION,
+const HEAD_TAIL_COMMON = once((): Table =>
+  table(
+    valued('number', '-c --bytes -n --lines'),
+    flags('-q --quiet --silent -v --verbose -z --zero-terminated'),
+    HELP_VERSION,
+  ),
 );
 
-const head: Grammar = { name: 'head', options: HEAD_TAIL_COMMON, numericOption: true };
+const head = (): Grammar => ({ name: 'head', options: HEAD_TAIL_COMMON(), numericOption: true });
 
-const tail: Grammar = {
+const tail = (): Grammar => ({
   name: 'tail',
   options: table(
-    HEAD_TAIL_COMMON,
+    HEAD_TAIL_COMMON(),
     refused('follows the file as it grows and never ends', '-f -F --follow'),
     flags('--retry'),
     valued('number', '--pid -s --sleep-interval --max-unchanged-stats'),
@@ -43,9 +45,9 @@ const tail: Grammar = {
       ? null
       : { rule: 'option', reason: `'tail ${old}' is the old spelling of tail -f, which never ends` };
   },
-};
+});
 
-const wc: Grammar = {
+const wc = (): Grammar => ({
   name: 'wc',
   options: table(
     flags('-c --bytes -m --chars -l --lines -L --max-line-length -w --words'),
@@ -53,9 +55,9 @@ const wc: Grammar = {
     refused(NAMES_FROM_FILE, '--files0-from'),
     HELP_VERSION,
   ),
-};
+});
 
-const sort: Grammar = {
+const sort = (): Grammar => ({
   name: 'sort',
   options: table(
     flags('-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort'),
@@ -74,9 +76,9 @@ const sort: Grammar = {
     refused(NAMES_FROM_FILE, '--files0-from'),
     HELP_VERSION,
   ),
-};
+});
 
-const uniq: Grammar = {
+const uniq = (): Grammar => ({
   name: 'uniq',
   options: table(
     flags('-c --count -d --repeated -D -i --ignore-case -u --unique -z --zero-terminated'),
@@ -94,25 +96,25 @@ const uniq: Grammar = {
           reason: `'uniq ${state.positionals[0]} ${state.positionals[1]}': a second operand is uniq's OUTPUT file, which it writes`,
         }
       : null,
-};
+});
 
-const cut: Grammar = {
+const cut = (): Grammar => ({
   name: 'cut',
   options: table(
     valued('text', '-b --bytes -c --characters -f --fields -d --delimiter --output-delimiter'),
     flags('--complement -s --only-delimited -z --zero-terminated -n'),
     HELP_VERSION,
   ),
-};
+});
 
 /** tr reads only standard input: its one or two operands are character sets. */
-const tr: Grammar = {
+const tr = (): Grammar => ({
   name: 'tr',
   options: table(flags('-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1'), HELP_VERSION),
   positional: (index) => (index < 2 ? 'text' : null),
-};
+});
 
-const nl: Grammar = {
+const nl = (): Grammar => ({
   name: 'nl',
   options: table(
     valued('text', '-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering'),
@@ -122,10 +124,10 @@ const nl: Grammar = {
     flags('-p --no-renumber'),
     HELP_VERSION,
   ),
-};
+});
 
 /** util-linux column (2.38 and later). */
-const column: Grammar = {
+const column = (): Grammar => ({
   name: 'column',
   options: table(
     flags('-t --table -d --table-noheadings -e --table-header-repeat -L --keep-empty-lines -J --json'),
@@ -137,7 +139,7 @@ const column: Grammar = {
     { '-h': { terminal: true }, '-V': { terminal: true } },
     HELP_VERSION,
   ),
-};
+});
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { cat, head, tail, wc, sort, uniq, cut, tr, nl, column };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { cat, head, tail, wc, sort, uniq, cut, tr, nl, column };

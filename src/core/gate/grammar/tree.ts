@@ -3,8 +3,8 @@
  * (`tree -o`, `tree -R` writes `00Tree.html` files), or reads directory names from a file
  * (`tree --fromfile`).
  */
-import { flags, own, type Table, valued, table } from './kit';
-import type { ArgKind, CustomParse, Grammar, OptionSpec } from './types';
+import { flags, own, type Table, valued, table, once } from './kit';
+import type { ArgKind, CustomParse, Grammar, Grammars, OptionSpec } from './types';
 
 /*
  * tree reads its options its own way: an option letter that takes a value takes the NEXT word,
@@ -12,9 +12,8 @@ import type { ArgKind, CustomParse, Grammar, OptionSpec } from './types';
  * is `-I PAT -o FILE`). A long option takes `--opt=value` or `--opt value`. So tree gets a parser
  * of its own; the kinds are the same as everywhere.
  */
-const TREE_SHORT: Table = table(
-  flags('-a -d -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J'),
-  {
+const TREE_SHORT = once((): Table =>
+  table(flags('-a -d -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J'), {
     '-L': { value: 'number' },
     '-P': { value: 'pattern' },
     '-I': { value: 'pattern' },
@@ -23,20 +22,22 @@ const TREE_SHORT: Table = table(
     '-o': { refuse: 'writes its output to a file' },
     '-R': { refuse: 'writes an 00Tree.html file into every directory' },
     '-l': { follows: 'use tree without -l (it lists symlinks without descending into them)' },
-  },
+  }),
 );
 
-const TREE_LONG: Table = table(
-  flags('--gitignore --matchdirs --metafirst --ignore-case --nolinks --inodes --device --dirsfirst --filesfirst'),
-  flags('--si --du --prune --fflinks --info --noreport --help --version'),
-  valued('path', '--gitfile --hintro --houtro --infofile'),
-  valued('text', '--charset --timefmt'),
-  {
-    '--filelimit': { value: 'number' },
-    '--sort': { value: ['name', 'version', 'size', 'mtime', 'ctime', 'none'] },
-    '--fromfile': { refuse: 'reads the directories to list from files, which Planwise cannot check' },
-    '--output': { refuse: 'writes its output to a file' },
-  },
+const TREE_LONG = once((): Table =>
+  table(
+    flags('--gitignore --matchdirs --metafirst --ignore-case --nolinks --inodes --device --dirsfirst --filesfirst'),
+    flags('--si --du --prune --fflinks --info --noreport --help --version'),
+    valued('path', '--gitfile --hintro --houtro --infofile'),
+    valued('text', '--charset --timefmt'),
+    {
+      '--filelimit': { value: 'number' },
+      '--sort': { value: ['name', 'version', 'size', 'mtime', 'ctime', 'none'] },
+      '--fromfile': { refuse: 'reads the directories to list from files, which Planwise cannot check' },
+      '--output': { refuse: 'writes its output to a file' },
+    },
+  ),
 );
 
 type Fail = Extract<CustomParse, { ok: false }>;
@@ -70,7 +71,7 @@ const UNKNOWN = 'is not an option Planwise knows to be read-only (unknown option
 function treeLong(w: string, next: string | undefined, kinds: ArgKind[]): number | Fail {
   const eq = w.indexOf('=');
   const name = eq < 0 ? w : w.slice(0, eq);
-  const spec = own(TREE_LONG, name);
+  const spec = own(TREE_LONG(), name);
   if (!spec) return fail(`'%s ${name}' ${UNKNOWN}`);
   const bad = refusal(spec, w);
   if (bad) return bad;
@@ -95,7 +96,7 @@ function treeCluster(args: readonly string[], k: number, kinds: ArgKind[]): numb
   for (let j = 1; j < w.length; j++) {
     const name = `-${w[j] as string}`;
     const where = w.length > 2 ? ` (in '${w}')` : '';
-    const spec = own(TREE_SHORT, name);
+    const spec = own(TREE_SHORT(), name);
     if (!spec) return fail(`'%s ${name}'${where} ${UNKNOWN}`);
     const bad = refusal(spec, name, where);
     if (bad) return bad;
@@ -131,7 +132,7 @@ function treeWords(args: readonly string[]): CustomParse {
   return { ok: true, kinds };
 }
 
-const tree: Grammar = { name: 'tree', options: {}, custom: treeWords };
+const tree = (): Grammar => ({ name: 'tree', options: {}, custom: treeWords });
 
-/** The programs of this file, by name, as `registry.ts` lists them. */
-export const grammars: Readonly<Record<string, Grammar>> = { tree };
+/** The programs of this file, by name, each with the function that builds its grammar. */
+export const grammars: Grammars = { tree };

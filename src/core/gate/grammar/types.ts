@@ -87,6 +87,12 @@ export interface Grammar {
   readonly safeMode?: { readonly key: 'sedSandbox'; readonly insert: string };
 }
 
+/**
+ * What a grammar file exports as `grammars`: its programs by name, each with the function that
+ * builds its grammar (the gate builds a program's grammar when it first judges that program).
+ */
+export type Grammars = Readonly<Record<string, () => Grammar>>;
+
 /** The kinds a custom grammar assigned, or why it refuses. */
 export type CustomParse =
   | { readonly ok: true; readonly kinds: readonly ArgKind[] }
