@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 import { readFileSync, mkdirSync, copyFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cliBuilds } from './scripts/cliBuild.mjs';
-import { webviewBuilds } from './scripts/webviewBuild.mjs';
+import { webviewBuild } from './scripts/webviewBuild.mjs';
 import { codiconSubset } from './scripts/panelStyles.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -23,165 +23,40 @@ const common = {
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /**
- * In the activation bundle, `require('./host/composition')` becomes `require('./host.js')` of the
- * separately built dist/host.js, `require('./host/essentials')` one of dist/essentials.js (the
- * settings, key store, log and trust, loaded just after activation), and
- * `require('./host/panel/parts')` one of dist/panel.js (the panel's view and state, loaded when the
- * view first resolves): plain requires, left as written (no module-interop helpers, which were a
- * good part of the activation bundle's size), so VS Code's module loader resolves 'vscode'.
+ * The extension's bundles in dist/, each loaded when first needed:
+ * - extension.js at activation; it registers the commands and builds nothing else;
+ * - essentials.js (settings, key store, log, trust, the commands that need no host, the plan
+ *   lenses) just after activation;
+ * - panel.js (the panel's view and state) when the view first resolves;
+ * - host.js (the composition: panel messages, commands, lenses) with the panel's first message or
+ *   a command's first run;
+ * - engine.js (everything the engine's facades export) with the first session, verify run or plan
+ *   file; openai.js (the OpenAI-compatible client and SDK) with the first session; mcp.js (the MCP
+ *   client and SDK) with the first session that reaches an MCP server.
+ * test/e2e/firstPaint.e2e.ts asserts which of them an idle panel loads.
  */
-const LAZY_FROM_EXTENSION = {
-  './host/composition': './host.js',
-  './host/essentials': './essentials.js',
-  './host/panel/parts': './panel.js',
-};
-const lazyHostPlugin = {
-  name: 'lazy-host',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/host\/(composition|essentials|panel\/parts)$/ }, (args) => {
-      if (!args.importer.endsWith('extension.ts')) return undefined;
-      // A static import would load the bundle at activation; only require() calls are made lazy.
-      if (args.kind !== 'require-call') throw new Error(`src/extension.ts must require() ${args.path}, not import it`);
-      return { path: LAZY_FROM_EXTENSION[args.path], external: true };
-    });
-  },
+const EXTENSION_BUNDLES = {
+  extension: 'src/extension.ts',
+  essentials: 'src/host/essentials.ts',
+  panel: 'src/host/panel/parts.ts',
+  host: 'src/host/composition.ts',
+  engine: 'src/core/index.ts',
+  openai: 'src/node/openaiModelClient.ts',
+  mcp: 'src/node/mcpClient.ts',
 };
 
-/**
- * `import * as vscode from 'vscode'` compiles to `__toESM(require('vscode'))`, which copies every
- * property of the API object onto a new object, once per importing module: a CPU profile of the
- * extension host showed 1.3-1.9 ms of Planwise's activation spent there. Here 'vscode' is one
- * module whose exports object has the API as its prototype and no own properties: nothing is
- * copied, and `vscode.window` still reads the API's own member.
- */
-const vscodeApiPlugin = {
-  name: 'vscode-api',
-  setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-api'
-        ? { path: 'vscode', external: true }
-        : { path: 'vscode', namespace: 'vscode-api' },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({
-      contents: "module.exports = Object.create(require('vscode'));",
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * The OpenAI-compatible client and the `openai` SDK are a bundle of their own, dist/openai.js,
- * required by dist/host.js with the first session that needs it (src/host/session/engine.ts
- * imports it lazily), so opening the panel does not parse them. The client's imports of the
- * engine (`src/core/**`, e.g. ModelError) are not bundled twice: dist/openai.js reads them from
- * dist/engine.js's `__planwiseShared` table, so both files share one module instance (and
- * `instanceof ModelError` holds across them). `sharedCore` collects that table while openai.js is
- * built; the engine's entry then exports it.
- */
 // Real paths: esbuild resolves symlinks, and a staging folder (bench/bundle.mjs) links src/ in.
-const SRC_ROOT = path.dirname(realpathSync('src'));
-const OPENAI_CLIENT = realpathSync('src/node/openaiModelClient.ts');
-const CORE_DIR = realpathSync('src/core') + path.sep;
-const sharedCore = new Set();
-const openaiSharedCorePlugin = {
-  name: 'openai-shared-core',
-  setup(build) {
-    build.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.namespace === 'shared-core' || args.pluginData?.inner) return undefined;
-      const r = await build.resolve(args.path, {
-        resolveDir: args.resolveDir,
-        kind: args.kind,
-        pluginData: { inner: true },
-      });
-      if (r.errors.length > 0 || !r.path.startsWith(CORE_DIR)) return undefined;
-      const key = path.relative(SRC_ROOT, r.path).split(path.sep).join('/');
-      sharedCore.add(key);
-      return { path: key, namespace: 'shared-core' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
-      contents: `module.exports = require('./engine.js').__planwiseShared[${JSON.stringify(args.path)}];`,
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'shared-core' }, () => ({
-      path: './engine.js',
-      external: true,
-    }));
-  },
-};
-/** In dist/host.js, every import of the OpenAI client becomes `require('./openai.js')`. */
-const lazyOpenaiPlugin = {
-  name: 'lazy-openai',
-  setup(build) {
-    build.onResolve({ filter: /openaiModelClient$/ }, async (args) => {
-      if (args.namespace === 'lazy-openai' || args.pluginData?.inner) return undefined;
-      const r = await build.resolve(args.path, {
-        resolveDir: args.resolveDir,
-        kind: args.kind,
-        pluginData: { inner: true },
-      });
-      return r.path === OPENAI_CLIENT ? { path: 'openai', namespace: 'lazy-openai' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-openai' }, () => ({
-      contents: "module.exports = require('./openai.js');",
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /^\.\/openai\.js$/, namespace: 'lazy-openai' }, () => ({
-      path: './openai.js',
-      external: true,
-    }));
-  },
-};
-/**
- * The MCP client and the MCP SDK are a bundle of their own, dist/mcp.js, required by dist/host.js
- * only for a session with MCP tools allowed (src/host/session/engine.ts imports it lazily). It
- * imports the engine's types only, so nothing of the engine is bundled into it.
- */
-const MCP_CLIENT = realpathSync('src/node/mcpClient.ts');
-/** Imports of the MCP client become `require(file)` (dist/mcp.js, as seen from the bundle's folder). */
-const lazyMcpPlugin = (file) => ({
-  name: 'lazy-mcp',
-  setup(build) {
-    build.onResolve({ filter: /mcpClient$/ }, async (args) => {
-      if (args.namespace === 'lazy-mcp' || args.pluginData?.inner) return undefined;
-      const r = await build.resolve(args.path, {
-        resolveDir: args.resolveDir,
-        kind: args.kind,
-        pluginData: { inner: true },
-      });
-      return r.path === MCP_CLIENT ? { path: 'mcp', namespace: 'lazy-mcp' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-mcp' }, () => ({
-      contents: `module.exports = require(${JSON.stringify(file)});`,
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /mcp\.js$/, namespace: 'lazy-mcp' }, () => ({ path: file, external: true }));
-  },
-});
-/**
- * The engine, dist/engine.js: everything `src/core/index.ts` exports (session, runloop, tools,
- * gate, plan validator, zod schemas), and the engine modules dist/openai.js reads from it.
- */
-function engineEntry() {
-  const keys = [...sharedCore].sort();
-  const lines = keys.map((k, i) => `import * as shared${i} from './${k}';`);
-  lines.push("export * from './src/core/index';");
-  lines.push(
-    `export const __planwiseShared = { ${keys.map((k, i) => `${JSON.stringify(k)}: shared${i}`).join(', ')} };`,
-  );
-  return { contents: lines.join('\n'), resolveDir: path.resolve('.'), sourcefile: 'engine-entry.ts', loader: 'ts' };
-}
+const real = (file) => realpathSync(file);
+const CORE_INDEX = real('src/core/index.ts');
+const CORE_DIR = real('src/core') + path.sep;
+const CORE_API = `${CORE_DIR}api${path.sep}`;
 
 /**
- * In dist/host.js, the host's imports of `src/core/index.ts` become one small module whose exports
- * are getters: the first read of one requires dist/engine.js, so the panel can open (provider, view
- * model, protocol) without the engine, which loads with the first session, a plan file's lenses
- * or a command that needs it. A few exports are plain values or pure functions the host reads when
- * it is composed or the panel opens (plan file names, the exec environment, settings defaults);
- * those are bundled into dist/host.js itself (`LIGHT_CORE`, tree-shaken to what they need), and
- * are never classes, so no `instanceof` can tell the two copies apart. test/e2e/firstPaint.e2e.ts
- * asserts which bundles an idle panel loads.
+ * Exports of the engine bundled into the bundle that imports them, so reading them does not load
+ * dist/engine.js: plain values and pure functions the host reads when it is composed or the panel
+ * opens (plan file names, the exec environment, settings defaults). Never classes an `instanceof`
+ * could tell apart from engine.js's copy, except `Emitter`, which nothing tests that way.
  */
-const CORE_INDEX = realpathSync('src/core/index.ts');
 const LIGHT_CORE = [
   'DEFAULT_BUDGETS',
   'DEFAULT_INSTRUCTIONS_MAX_BYTES',
@@ -198,6 +73,7 @@ const LIGHT_CORE = [
   'revisionOf',
   'stripTrackerBlock',
 ];
+
 /** The names `src/core/index.ts` exports (read from an ESM build's metafile). */
 async function coreExportNames() {
   const r = await esbuild.build({
@@ -213,48 +89,93 @@ async function coreExportNames() {
   });
   return Object.values(r.metafile.outputs).find((o) => o.entryPoint).exports;
 }
-function lazyEnginePlugin(exportNames) {
-  const light = LIGHT_CORE.filter((n) => exportNames.includes(n));
-  const missing = LIGHT_CORE.filter((n) => !exportNames.includes(n));
-  if (missing.length > 0)
-    throw new Error(`esbuild.mjs LIGHT_CORE names what src/core/index.ts does not export: ${missing}`);
-  const lazy = exportNames.filter((n) => !light.includes(n));
+
+/**
+ * `import * as vscode from 'vscode'` compiles to `__toESM(require('vscode'))`, which copies every
+ * member of the API object onto a new object, once per importing module. Here such an import reads
+ * one module whose exports object has the API as its prototype and no own members: nothing is
+ * copied, and `vscode.window` still reads the API's own member: the bundles that load on the way
+ * to the panel's first paint import the API in many modules. src/extension.ts takes the API by
+ * `import vscode = require('vscode')`, which copies nothing and is left as written.
+ */
+const vscodeApiPlugin = {
+  name: 'vscode-api',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.kind === 'import-statement' && args.namespace === 'file'
+        ? { path: 'vscode', namespace: 'vscode-api' }
+        : { path: 'vscode', external: true },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({
+      contents: "module.exports = Object.create(require('vscode'));",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Where one bundle's code stops and another's begins. An import of another bundle's entry module
+ * becomes a plain `require()` of that bundle's file (`dir`: the folder of the bundle files, as seen
+ * from the importing bundle's), so its code is neither copied nor loaded before it is asked for:
+ * - a `require()` call or a dynamic `import()` loads it there and then;
+ * - a static import of the engine (src/core/index.ts or one of its facades, src/core/api/) becomes
+ *   a stand-in whose exports are getters: the first read of one requires dist/engine.js; the
+ *   LIGHT_CORE exports are bundled in instead.
+ * A static import of any other bundle would load it with the importer, so it fails the build.
+ */
+function bundleBoundaries({ bundles, dir, engineExports = [] }) {
+  const files = new Map(Object.entries(bundles).map(([name, source]) => [real(source), `${dir}/${name}.js`]));
+  const engineFile = files.get(CORE_INDEX);
+  const light = LIGHT_CORE.filter((n) => engineExports.includes(n));
+  if (engineFile && light.length !== LIGHT_CORE.length)
+    throw new Error(
+      `esbuild.mjs: LIGHT_CORE names what src/core/index.ts does not export: ${LIGHT_CORE.filter((n) => !light.includes(n))}`,
+    );
+  const lazy = engineExports.filter((n) => !light.includes(n));
   return {
-    name: 'lazy-engine',
+    name: 'bundle-boundaries',
     setup(build) {
-      build.onResolve({ filter: /core\/index$/ }, async (args) => {
-        if (args.pluginData?.inner || args.namespace === 'lazy-engine') return undefined;
+      build.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.pluginData?.inner || args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
         const r = await build.resolve(args.path, {
           resolveDir: args.resolveDir,
           kind: args.kind,
           pluginData: { inner: true },
         });
-        return r.path === CORE_INDEX ? { path: 'engine', namespace: 'lazy-engine' } : undefined;
+        const isEngine =
+          engineFile && !args.importer.startsWith(CORE_DIR) && (r.path === CORE_INDEX || r.path.startsWith(CORE_API));
+        const file = isEngine ? engineFile : files.get(r.path);
+        if (file === undefined) return undefined;
+        if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: file, external: true };
+        if (isEngine) return { path: file, namespace: 'engine-getters', sideEffects: false };
+        throw new Error(
+          `${args.importer} imports ${args.path}, the entry of ${file}: require() or import() it where it is needed`,
+        );
       });
-      build.onResolve({ filter: /^light-core$/, namespace: 'lazy-engine' }, () => ({
-        path: 'light-core',
-        namespace: 'lazy-engine-light',
-      }));
-      build.onLoad({ filter: /.*/, namespace: 'lazy-engine-light' }, () => ({
-        contents: `export { ${light.join(', ')} } from ${JSON.stringify(CORE_INDEX)};`,
-        resolveDir: path.dirname(CORE_INDEX),
-        loader: 'ts',
-      }));
-      build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, () => ({
+      // The engine's stand-in: the LIGHT_CORE exports are re-exported from their modules (bundled,
+      // tree-shaken), the rest from one CommonJS module of getters, which importers share.
+      build.onLoad({ filter: /.*/, namespace: 'engine-getters' }, () => ({
         contents: [
-          "const light = require('light-core');",
+          `export { ${light.join(', ')} } from ${JSON.stringify(CORE_INDEX)};`,
+          `export { ${lazy.join(', ')} } from 'engine-lazy';`,
+        ].join('\n'),
+        resolveDir: CORE_DIR,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^engine-lazy$/, namespace: 'engine-getters' }, () => ({
+        path: engineFile,
+        namespace: 'engine-lazy',
+        sideEffects: false,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'engine-lazy' }, () => ({
+        contents: [
           'let engine;',
-          "const load = () => engine || (engine = require('./engine.js'));",
-          "Object.defineProperty(exports, '__esModule', { value: true });",
-          `for (const k of ${JSON.stringify(light)}) Object.defineProperty(exports, k, { enumerable: true, get: () => light[k] });`,
+          `const load = () => engine || (engine = require(${JSON.stringify(engineFile)}));`,
           `for (const k of ${JSON.stringify(lazy)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
         ].join('\n'),
         loader: 'js',
       }));
-      build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'lazy-engine' }, () => ({
-        path: './engine.js',
-        external: true,
-      }));
+      build.onResolve({ filter: /.*/, namespace: 'engine-lazy' }, (args) => ({ path: args.path, external: true }));
     },
   };
 }
@@ -286,89 +207,42 @@ async function writePanelStyles() {
   writeFileSync('media/codicons/glyphs.css', await minify(codiconSubset(css.replace(face, ''), { root: '.' })));
 }
 
+const engineExports = await coreExportNames();
 const configs = [
-  // Activation loads only dist/extension.js. The host's composition (panel, commands, lenses) is a
-  // second file, dist/host.js, required on first use: a cheap activate() parses a small file. The
-  // engine (dist/engine.js) and the model client (dist/openai.js) load later still.
   {
     ...node,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    external: ['vscode'],
-    // No vscodeApiPlugin: src/extension.ts takes 'vscode' by `import vscode = require('vscode')`,
-    // which copies nothing.
-    plugins: [lazyHostPlugin],
+    entryPoints: EXTENSION_BUNDLES,
+    outdir: 'dist',
+    plugins: [vscodeApiPlugin, bundleBoundaries({ bundles: EXTENSION_BUNDLES, dir: '.', engineExports })],
   },
-  // Settings, key store, log, trust, the commands that need no host and the plan lenses: loaded by
-  // dist/extension.js just after activation.
-  {
-    ...node,
-    entryPoints: ['src/host/essentials.ts'],
-    outfile: 'dist/essentials.js',
-    external: ['vscode'],
-    plugins: [vscodeApiPlugin],
-  },
-  // The panel's view provider, hub and page: loaded by dist/extension.js when the view first resolves.
-  {
-    ...node,
-    entryPoints: ['src/host/panel/parts.ts'],
-    outfile: 'dist/panel.js',
-    external: ['vscode'],
-    plugins: [vscodeApiPlugin],
-  },
-  {
-    ...node,
-    entryPoints: ['src/host/composition.ts'],
-    outfile: 'dist/host.js',
-    external: ['vscode'],
-    plugins: [vscodeApiPlugin, lazyOpenaiPlugin, lazyMcpPlugin('./mcp.js'), lazyEnginePlugin(await coreExportNames())],
-  },
-  // The MCP client and SDK: loaded by dist/host.js (and dist/cli/session.js) with the first session
-  // that reaches an MCP server.
-  { ...node, entryPoints: [MCP_CLIENT], outfile: 'dist/mcp.js' },
-  // The engine: loaded by dist/host.js on first use (see lazyEnginePlugin).
-  { ...node, stdin: engineEntry, outfile: 'dist/engine.js' },
   // The CLI: its dispatcher, dist/cli.cjs, and a bundle per command in dist/cli/ (scripts/cliBuild.mjs).
-  // The CLI's session bundle requires the same dist/mcp.js on first use: bundled into it, the MCP
-  // SDK's lazily evaluated modules would share zod's with the eager ones.
+  // The session bundle requires dist/mcp.js on first use: bundled into it, the MCP SDK's lazily
+  // evaluated modules would share zod's with the eager ones.
   ...cliBuilds(node).map((c) =>
-    c.outdir === 'dist' ? { ...c, plugins: [...(c.plugins ?? []), lazyMcpPlugin('../mcp.js')] } : c,
+    c.outdir === 'dist'
+      ? { ...c, plugins: [bundleBoundaries({ bundles: { mcp: EXTENSION_BUNDLES.mcp }, dir: '..' })] }
+      : c,
   ),
-  // The panel's own style sheet, minified, as the host writes it into the page.
+  // The panel (scripts/webviewBuild.mjs), and its own style sheet, minified as the host writes it
+  // into the page.
+  {
+    ...common,
+    ...webviewBuild({ root: '.', outdir: 'media/panel', minify: common.minify, sourcemap: common.sourcemap }),
+  },
   { ...common, entryPoints: ['media/panel.css'], outfile: 'media/panel/panel.css', minify: true, sourcemap: false },
-  // The panel: media/panel/main.js and the three chunks it loads after its first paint (scripts/webviewBuild.mjs).
-  ...webviewBuilds({ root: '.', outdir: 'media/panel', minify: common.minify, sourcemap: common.sourcemap }).map(
-    (c) => ({ ...common, ...c }),
-  ),
 ];
-
-const openaiConfig = {
-  ...node,
-  entryPoints: [OPENAI_CLIENT],
-  outfile: 'dist/openai.js',
-  plugins: [openaiSharedCorePlugin],
-};
 
 await writePanelStyles();
 // media/panel/ holds only build output, made afresh: a bundle an older build wrote there would
-// otherwise be packed into the VSIX. So would media/webview.js, the panel's single bundle before it
-// was split. dist/cli.js is the CLI's dispatcher before it became dist/cli.cjs.
-for (const stale of ['media/panel', 'media/webview.js', 'media/webview.js.map', 'dist/cli.js', 'dist/cli.js.map'])
-  rmSync(stale, { recursive: true, force: true });
-// The nearest package.json of dist/*.js: Node reads it at every start to learn the files' module
-// type, and the project's own (its contributions, ~21 KB) took about 0.5 ms of `planwise
-// check-command` to read and parse, and 0.3-3 ms of loading dist/extension.js in the extension
-// host (the VSIX ships this file too).
+// otherwise be packed into the VSIX.
+rmSync('media/panel', { recursive: true, force: true });
+// The nearest package.json of dist/*.js: without it Node reads and parses the project's own (its
+// contributions, ~21 KB) to learn the files' module type, at every CLI start and when the extension
+// host loads dist/extension.js (the VSIX ships this file too).
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
-// dist/openai.js first: its build collects the engine modules dist/engine.js must export.
-const resolveStdin = (c) => (typeof c.stdin === 'function' ? { ...c, stdin: c.stdin() } : c);
 if (watch) {
-  const openai = await esbuild.context(openaiConfig);
-  await openai.rebuild();
-  const contexts = await Promise.all(configs.map((c) => esbuild.context(resolveStdin(c))));
-  await Promise.all([openai, ...contexts].map((c) => c.watch()));
+  await Promise.all((await Promise.all(configs.map((c) => esbuild.context(c)))).map((c) => c.watch()));
 } else {
-  await esbuild.build(openaiConfig);
-  await Promise.all(configs.map((c) => esbuild.build(resolveStdin(c))));
+  await Promise.all(configs.map((c) => esbuild.build(c)));
 }

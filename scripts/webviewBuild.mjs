@@ -9,7 +9,7 @@
 // nonce'd module script, and the chunks it imports are fetched with its nonce
 // (src/protocol/panelHtml.ts).
 //
-// Each is a bundle of its own, not esbuild's code splitting: splitting put the few modules main.js
+// Each is a bundle of its own (four entry points of one build), not esbuild's code splitting: splitting put the few modules main.js
 // shares with a chunk (the provider presets, the file-reference linker, esbuild's export helper)
 // into small shared chunks that main.js imports statically, and every one of them is one more
 // fetch, one after another, before the first paint. Instead a module may be in both main.js and a
@@ -30,9 +30,11 @@ export const PANEL_CHUNKS = {
 /** Modules that may be copied into main.js and a chunk: constants and pure functions only. */
 export const PANEL_SHARED_MODULES = ['src/protocol/presets.ts', 'webview/fileRefs.ts'];
 
-/** esbuild options for the panel's four bundles, written into `outdir`. */
-export function webviewBuilds({ root, outdir, minify, sourcemap, metafile = false }) {
-  const base = {
+/** esbuild options for the panel's four bundles, written into `outdir`: one build, four entry points. */
+export function webviewBuild({ root, outdir, minify, sourcemap, metafile = false }) {
+  const entryPoints = { [path.parse(PANEL_ENTRY).name]: path.join(root, 'webview', 'main.tsx') };
+  for (const c of Object.values(PANEL_CHUNKS)) entryPoints[path.parse(c.file).name] = path.join(root, c.source);
+  return {
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -43,13 +45,7 @@ export function webviewBuilds({ root, outdir, minify, sourcemap, metafile = fals
     sourcemap,
     metafile,
     legalComments: 'none',
+    entryPoints,
+    outdir,
   };
-  return [
-    { ...base, entryPoints: [path.join(root, 'webview', 'main.tsx')], outfile: path.join(outdir, PANEL_ENTRY) },
-    ...Object.values(PANEL_CHUNKS).map((c) => ({
-      ...base,
-      entryPoints: [path.join(root, c.source)],
-      outfile: path.join(outdir, c.file),
-    })),
-  ];
 }

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTs, repoRoot } from './load.mjs';
-import { PANEL_ENTRY, webviewBuilds } from '../../scripts/webviewBuild.mjs';
+import { PANEL_ENTRY, webviewBuild } from '../../scripts/webviewBuild.mjs';
 
 /**
  * Bundles the panel as esbuild.mjs does (scripts/webviewBuild.mjs: the entry and its three chunks,
@@ -18,9 +18,10 @@ import { PANEL_ENTRY, webviewBuilds } from '../../scripts/webviewBuild.mjs';
  */
 export async function buildWebview({ readable = false } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'planwise-bench-panel-'));
-  for (const options of webviewBuilds({ root: repoRoot, outdir: dir, minify: !readable, sourcemap: false })) {
-    await esbuild.build({ ...options, logLevel: 'silent' });
-  }
+  await esbuild.build({
+    ...webviewBuild({ root: repoRoot, outdir: dir, minify: !readable, sourcemap: false }),
+    logLevel: 'silent',
+  });
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

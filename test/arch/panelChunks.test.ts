@@ -16,18 +16,17 @@ interface WebviewBuild {
   PANEL_ENTRY: string;
   PANEL_CHUNKS: Record<string, { source: string; file: string }>;
   PANEL_SHARED_MODULES: string[];
-  webviewBuilds(o: {
+  webviewBuild(o: {
     root: string;
     outdir: string;
     minify: boolean;
     sourcemap: boolean;
     metafile: boolean;
-  }): esbuild.BuildOptions[];
+  }): esbuild.BuildOptions;
 }
 
 /** The source modules in one bundle, as repository paths. */
-function inputsOf(meta: esbuild.Metafile): Set<string> {
-  const output = Object.values(meta.outputs)[0]!;
+function inputsOf(output: esbuild.Metafile['outputs'][string]): Set<string> {
   return new Set(Object.keys(output.inputs).map((f) => relative(repo, resolve(repo, f)).split('\\').join('/')));
 }
 
@@ -42,16 +41,10 @@ describe("the panel's bundles", function () {
   before(async () => {
     build = (await import(join(repo, 'scripts', 'webviewBuild.mjs'))) as WebviewBuild;
     out = mkdtempSync(join(tmpdir(), 'planwise-panel-chunks-'));
-    for (const options of build.webviewBuilds({
-      root: repo,
-      outdir: out,
-      minify: true,
-      sourcemap: false,
-      metafile: true,
-    })) {
-      const r = await esbuild.build({ ...options, absWorkingDir: repo, logLevel: 'silent' });
-      bundles.set(relative(out, options.outfile!), inputsOf(r.metafile!));
-    }
+    const options = build.webviewBuild({ root: repo, outdir: out, minify: true, sourcemap: false, metafile: true });
+    const r = await esbuild.build({ ...options, absWorkingDir: repo, logLevel: 'silent' });
+    for (const [file, output] of Object.entries(r.metafile!.outputs))
+      bundles.set(relative(out, resolve(repo, file)), inputsOf(output));
   });
 
   after(() => rmSync(out, { recursive: true, force: true }));
