@@ -50,29 +50,8 @@ const real = (file) => realpathSync(file);
 const CORE_INDEX = real('src/core/index.ts');
 const CORE_DIR = real('src/core') + path.sep;
 const CORE_API = `${CORE_DIR}api${path.sep}`;
-
-/**
- * Exports of the engine bundled into the bundle that imports them, so reading them does not load
- * dist/engine.js: plain values and pure functions the host reads when it is composed or the panel
- * opens (plan file names, the exec environment, settings defaults). Never classes an `instanceof`
- * could tell apart from engine.js's copy, except `Emitter`, which nothing tests that way.
- */
-const LIGHT_CORE = [
-  'DEFAULT_BUDGETS',
-  'DEFAULT_INSTRUCTIONS_MAX_BYTES',
-  'Emitter',
-  'DEFAULT_PLANS_DIR',
-  'INSTRUCTION_SOURCES',
-  'EXEC_ENV',
-  'globToRegExpSource',
-  'historyRevisions',
-  'isPlanFileName',
-  'listPlanFiles',
-  'planPaths',
-  'revisionFileName',
-  'revisionOf',
-  'stripTrackerBlock',
-];
+/** The facade of plain values and pure functions a host reads before any engine work: bundled in. */
+const CORE_BASICS = `${CORE_API}basics.ts`;
 
 /** The names `src/core/index.ts` exports (read from an ESM build's metafile). */
 async function coreExportNames() {
@@ -118,20 +97,14 @@ const vscodeApiPlugin = {
  * becomes a plain `require()` of that bundle's file (`dir`: the folder of the bundle files, as seen
  * from the importing bundle's), so its code is neither copied nor loaded before it is asked for:
  * - a `require()` call or a dynamic `import()` loads it there and then;
- * - a static import of the engine (src/core/index.ts or one of its facades, src/core/api/) becomes
- *   a stand-in whose exports are getters: the first read of one requires dist/engine.js; the
- *   LIGHT_CORE exports are bundled in instead.
+ * - a static import of the engine (src/core/index.ts or one of its facades in src/core/api/) becomes
+ *   a stand-in whose exports are getters: the first read of one requires dist/engine.js. The
+ *   basics facade (src/core/api/basics.ts) is bundled into its importers instead.
  * A static import of any other bundle would load it with the importer, so it fails the build.
  */
 function bundleBoundaries({ bundles, dir, engineExports = [] }) {
   const files = new Map(Object.entries(bundles).map(([name, source]) => [real(source), `${dir}/${name}.js`]));
   const engineFile = files.get(CORE_INDEX);
-  const light = LIGHT_CORE.filter((n) => engineExports.includes(n));
-  if (engineFile && light.length !== LIGHT_CORE.length)
-    throw new Error(
-      `esbuild.mjs: LIGHT_CORE names what src/core/index.ts does not export: ${LIGHT_CORE.filter((n) => !light.includes(n))}`,
-    );
-  const lazy = engineExports.filter((n) => !light.includes(n));
   return {
     name: 'bundle-boundaries',
     setup(build) {
@@ -143,7 +116,9 @@ function bundleBoundaries({ bundles, dir, engineExports = [] }) {
           pluginData: { inner: true },
         });
         const isEngine =
-          engineFile && !args.importer.startsWith(CORE_DIR) && (r.path === CORE_INDEX || r.path.startsWith(CORE_API));
+          engineFile &&
+          !args.importer.startsWith(CORE_DIR) &&
+          (r.path === CORE_INDEX || (r.path.startsWith(CORE_API) && r.path !== CORE_BASICS));
         const file = isEngine ? engineFile : files.get(r.path);
         if (file === undefined) return undefined;
         if (args.kind === 'require-call' || args.kind === 'dynamic-import') return { path: file, external: true };
@@ -152,14 +127,9 @@ function bundleBoundaries({ bundles, dir, engineExports = [] }) {
           `${args.importer} imports ${args.path}, the entry of ${file}: require() or import() it where it is needed`,
         );
       });
-      // The engine's stand-in: the LIGHT_CORE exports are re-exported from their modules (bundled,
-      // tree-shaken), the rest from one CommonJS module of getters, which importers share.
+      // The engine's stand-in re-exports one CommonJS module of getters, which its importers share.
       build.onLoad({ filter: /.*/, namespace: 'engine-getters' }, () => ({
-        contents: [
-          `export { ${light.join(', ')} } from ${JSON.stringify(CORE_INDEX)};`,
-          `export { ${lazy.join(', ')} } from 'engine-lazy';`,
-        ].join('\n'),
-        resolveDir: CORE_DIR,
+        contents: `export { ${engineExports.join(', ')} } from 'engine-lazy';`,
         loader: 'js',
       }));
       build.onResolve({ filter: /^engine-lazy$/, namespace: 'engine-getters' }, () => ({
@@ -171,7 +141,7 @@ function bundleBoundaries({ bundles, dir, engineExports = [] }) {
         contents: [
           'let engine;',
           `const load = () => engine || (engine = require(${JSON.stringify(engineFile)}));`,
-          `for (const k of ${JSON.stringify(lazy)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+          `for (const k of ${JSON.stringify(engineExports)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
         ].join('\n'),
         loader: 'js',
       }));

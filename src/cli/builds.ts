@@ -4,7 +4,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { parseManifest } from '../core/index';
+import { parseManifest } from '../core/api/build';
 
 export const SESSIONS_DIR = '.vtcode/sessions';
 const SUFFIX = '.checkpoints';

@@ -5,15 +5,8 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type {
-  ArchiveStore,
-  SessionConfig,
-  SessionDeps,
-  Session,
-  ApprovalDecision,
-  Approver,
-  Interviewer,
-} from '../core/index';
+import type { ArchiveStore, ApprovalDecision, Approver, Interviewer } from '../core/api/ports';
+import type { SessionConfig, SessionDeps, Session } from '../core/api/sessions';
 import { systemClock } from '../node/clock';
 import { readEndpointUrl } from '../node/endpointUrl';
 import { clause } from '../node/messageText';

@@ -5,7 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { EXEC_ENV, Verifier, VerifyJournal, allowListProblems, type ScopeRequest } from '../core/index';
+import { EXEC_ENV } from '../core/api/basics';
+import type { ScopeRequest } from '../core/api/ports';
+import { Verifier, VerifyJournal } from '../core/api/build';
+import { allowListProblems } from '../core/api/gate';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
 import { scrubbedEnv } from '../node/env';

@@ -10,8 +10,8 @@ import {
   INSTRUCTION_SOURCES,
   type BudgetOverrides,
   type InstructionSource,
-  type SessionConfig,
-} from '../core/index';
+} from '../core/api/basics';
+import type { SessionConfig } from '../core/api/sessions';
 import { isPrivateHost, readEndpointUrl } from '../node/endpointUrl';
 import { clause } from '../node/messageText';
 

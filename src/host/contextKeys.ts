@@ -2,7 +2,7 @@
  * The values of Planwise's context keys (`planwise.state` and friends), computed from what the
  * host knows. Menus, keybindings and the end-to-end tests read them.
  */
-import type { LifecycleState } from '../core/index';
+import type { LifecycleState } from '../core/api/sessions';
 
 export type PanelStateKey = 'idle' | 'planning' | 'awaitingApproval' | 'executing';
 

@@ -2,7 +2,7 @@
  * What the person is told when something they can fix goes wrong, and which button fixes it.
  * Pure: the host shows the result as a notification.
  */
-import type { ModelError } from '../core/index';
+import type { ModelError } from '../core/api/ports';
 import type { SettingProblem } from './config';
 import { clause, prefixed, sentence } from '../node/messageText';
 

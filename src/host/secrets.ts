@@ -2,7 +2,7 @@
  * The model API key, kept in VS Code's `SecretStorage` and nowhere else. The host remembers it in
  * memory only to hand it to the model client and to redact it from anything it logs.
  */
-import { Emitter } from '../core/index';
+import { Emitter } from '../core/api/basics';
 import { API_KEY_SECRET } from './ids';
 
 /** VS Code's `SecretStorage`, structurally. */

@@ -4,7 +4,8 @@
  * Granting trust switches them on without a reload: everything asks `TrustState` at the moment
  * it acts, never at start-up.
  */
-import { Emitter, type CommandRunner, type RunOptions, type RunResult } from '../core/index';
+import { Emitter } from '../core/api/basics';
+import type { CommandRunner, RunOptions, RunResult } from '../core/api/ports';
 
 export interface TrustCapabilities {
   readonly fileTools: boolean;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { promises as fsp, realpathSync } from 'node:fs';
-import type { WorkspaceReader, WorkspaceWriter } from '../core/index';
+import type { WorkspaceReader, WorkspaceWriter } from '../core/api/ports';
 import { WorkspaceEditWriter } from './adapters/editWriter';
 import { ExcludingReader } from './adapters/filesExclude';
 import { VscodeWorkspaceReader, VscodeWorkspaceWriter } from './adapters/vscodeFs';

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/index';
+import type { Clock } from '../core/api/ports';
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import type { ArchiveStore } from '../core/index';
+import type { ArchiveStore } from '../core/api/ports';
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;

@@ -8,7 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckpointStore } from '../core/index';
+import type { CheckpointStore } from '../core/api/ports';
 import { checkSessionId } from './fileArchiveStore';
 import { isMissing } from './fsWorkspace';
 

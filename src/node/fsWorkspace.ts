@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/index';
+import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../core/api/ports';
 
 function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   if (s.isFile()) return 'file';

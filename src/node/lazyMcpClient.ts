@@ -3,7 +3,7 @@
  * that never reaches an MCP server never parses or runs them. In VS Code the import is the
  * bundle dist/mcp.js (esbuild.mjs); in the CLI's session bundle it is a module evaluated then.
  */
-import type { McpClientPort } from '../core/index';
+import type { McpClientPort } from '../core/api/ports';
 import type { SdkMcpClientOptions } from './mcpClient';
 
 export function lazyMcpClient(options: SdkMcpClientOptions): McpClientPort {

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpCallResult, McpClientPort, McpServerInfo, McpToolInfo } from '../core/index';
+import type { McpCallResult, McpClientPort, McpServerInfo, McpToolInfo } from '../core/api/ports';
 import { readMcpServers, type McpServerConfig } from './mcpConfig';
 
 export interface SdkMcpClientOptions {

@@ -25,7 +25,7 @@ import {
   type ModelClient,
   type ModelRequest,
   type ModelStreamEvent,
-} from '../core/index';
+} from '../core/api/ports';
 import { createHttpFetch } from './httpFetch';
 import {
   abortedError,

@@ -12,7 +12,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
-import { ModelError } from '../core/index';
+import { ModelError } from '../core/api/ports';
 import { clause, parenthetical, sentence } from './messageText';
 import type { FiredTimeout } from './requestWatch';
 

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, ModelRequest, RoundTrip, ToolSchema } from '../core/index';
+import type { ChatMessage, ModelRequest, RoundTrip, ToolSchema } from '../core/api/ports';
 
 /** Who this client is for round-trip fields: the endpoint and the model (see `RoundTrip`). */
 export function originOf(baseURL: string, model: string): string {

@@ -3,7 +3,7 @@
  * process group so a timeout or cancel kills everything it started. Each output stream is capped.
  */
 import { spawn } from 'node:child_process';
-import type { CommandRunner, RunOptions, RunResult } from '../core/index';
+import type { CommandRunner, RunOptions, RunResult } from '../core/api/ports';
 import { scrubbedEnv } from './env';
 import { gnuSed, nodeSafeModes } from './gnuSed';
 

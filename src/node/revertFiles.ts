@@ -4,7 +4,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RevertItem } from '../core/index';
+import type { RevertItem } from '../core/api/build';
 import { NodeWorkspaceWriter } from './fsWorkspace';
 
 /** The file's content as it stands on disk, undefined when missing. */

@@ -24,7 +24,7 @@ import {
   type SearchResult,
   type Searcher,
   type WorkspaceReader,
-} from '../core/index';
+} from '../core/api/ports';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

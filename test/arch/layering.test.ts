@@ -106,22 +106,46 @@ describe('layering rules', () => {
     assert.deepEqual(v, []);
   });
 
-  it('flags a host or CLI importing a core module other than src/core/index.ts, and allows the index', () => {
+  it('flags a host or CLI importing a core module other than a facade, the index included, and allows the facades', () => {
     const v = findLayeringViolations(
       [
         { path: 'src/host/panel/x.ts', text: `import { validatePlan } from '../../core/plan/validator';` },
         { path: 'src/cli/render/y.ts', text: `import type { ThreadEvent } from '../../core/events/types';` },
         { path: 'src/node/z.ts', text: `import type { CommandRunner } from '../core/ports';` },
         { path: 'src/extension.ts', text: `const m = await import('./core/session/session');` },
-        { path: 'src/host/ok.ts', text: `import { validatePlan, type ThreadEvent } from '../core/index';` },
+        { path: 'src/host/w.ts', text: `import { validatePlan } from '../core/index';` },
+        { path: 'src/host/v.ts', text: `import { x } from '../core/api/inner/deeper';` },
+        { path: 'src/host/ok.ts', text: `import { validatePlan } from '../core/api/plans';` },
+        { path: 'src/cli/ok.ts', text: `const { createSession } = await import('../core/api/sessions');` },
+      ],
+      resolver,
+    );
+    const why = 'hosts import the engine only through its facades in src/core/api/';
+    assert.deepEqual(v, [
+      `src/host/panel/x.ts: ${why} (found src/core/plan/validator)`,
+      `src/cli/render/y.ts: ${why} (found src/core/events/types)`,
+      `src/node/z.ts: ${why} (found src/core/ports)`,
+      `src/extension.ts: ${why} (found src/core/session/session)`,
+      `src/host/w.ts: ${why} (found src/core/index)`,
+      `src/host/v.ts: ${why} (found src/core/api/inner/deeper)`,
+    ]);
+  });
+
+  it('flags a facade that holds anything but re-exports', () => {
+    const v = findLayeringViolations(
+      [
+        {
+          path: 'src/core/api/ok.ts',
+          text: `/** Doc. */\nexport { a, type B } from '../x';\nexport type * from '../y';\n`,
+        },
+        { path: 'src/core/api/code.ts', text: `export { a } from '../x';\nexport const b = 1;\n` },
+        { path: 'src/core/api/imports.ts', text: `import { a } from '../x';\nexport { a };\n` },
       ],
       resolver,
     );
     assert.deepEqual(v, [
-      'src/host/panel/x.ts: hosts import the engine only through src/core/index.ts (found src/core/plan/validator)',
-      'src/cli/render/y.ts: hosts import the engine only through src/core/index.ts (found src/core/events/types)',
-      'src/node/z.ts: hosts import the engine only through src/core/index.ts (found src/core/ports)',
-      'src/extension.ts: hosts import the engine only through src/core/index.ts (found src/core/session/session)',
+      "src/core/api/code.ts: a facade only re-exports engine modules (export … from '…')",
+      "src/core/api/imports.ts: a facade only re-exports engine modules (export … from '…')",
     ]);
   });
 
@@ -166,7 +190,7 @@ describe('layering rules', () => {
     for (const [path, why] of Object.entries(CORE_IMPORT_ALLOWANCES)) {
       assert.ok(why.length > 0);
       const text = readFileSync(join(repo, path), 'utf8');
-      const direct = importsOf(text).some((spec) => /(^|\/)core\/(?!index$)/.test(spec));
+      const direct = importsOf(text).some((spec) => /(^|\/)core\/(?!api\/[^/]+$)/.test(spec));
       assert.ok(direct, `${path} no longer imports engine modules directly: drop its allowance`);
     }
   });

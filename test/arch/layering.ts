@@ -24,15 +24,26 @@ const TOOLKIT = /^@vscode\/webview-ui-toolkit(\/.*)?$/;
 /** Who may import the panel's view model (`src/protocol/viewModel`, `src/host/panel/hub`). */
 const VIEW_MODEL_READERS = ['src/host/panel/', 'src/host/composition.ts', 'src/host/session/controller.ts'];
 
-/** Hosts (`src/host`, `src/cli`, `src/node`, `src/extension.ts`) reach the engine only here. */
-export const CORE_SURFACE = 'src/core/index';
+/**
+ * Hosts (`src/host`, `src/cli`, `src/node`, `src/extension.ts`) reach the engine only through its
+ * facades, the modules of this folder, which only re-export.
+ */
+export const CORE_FACADES = 'src/core/api';
+
+/** A facade's text without comments: `export … from '…';` statements and nothing else. */
+const REEXPORTS_ONLY = /^(\s*export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'[^']+';)*\s*$/;
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 /**
  * Host files allowed to import engine modules directly while their owner's rewrite is in progress,
- * each with why (empty: every host file goes through src/core/index.ts). A test fails for an entry
+ * each with why (empty: every host file goes through the facades). A test fails for an entry
  * that is no longer needed.
  */
 export const CORE_IMPORT_ALLOWANCES: Readonly<Record<string, string>> = {};
+
+/** True for a module directly inside the facades' folder. */
+const isFacade = (target: string) =>
+  target.startsWith(`${CORE_FACADES}/`) && !target.slice(CORE_FACADES.length + 1).includes('/');
 
 function isHostFile(path: string): boolean {
   return (
@@ -60,6 +71,9 @@ export function findLayeringViolations(
 ): string[] {
   const out: string[] = [];
   for (const f of files) {
+    if (isFacade(f.path.replace(/\.ts$/, '')) && !REEXPORTS_ONLY.test(withoutComments(f.text))) {
+      out.push(`${f.path}: a facade only re-exports engine modules (export … from '…')`);
+    }
     for (const spec of importsOf(f.text)) {
       const relative = spec.startsWith('.');
       const target = relative ? resolve(f.path, spec) : spec;
@@ -70,8 +84,8 @@ export function findLayeringViolations(
         if (CORE_BANNED.has(spec)) out.push(`${f.path}: src/core must not import '${spec}'`);
         if (relative && !within(target, 'src/core')) out.push(`${f.path}: src/core must not import ${target}`);
       } else if (isHostFile(f.path) && relative) {
-        if (within(target, 'src/core') && target !== CORE_SURFACE && !(f.path in CORE_IMPORT_ALLOWANCES)) {
-          out.push(`${f.path}: hosts import the engine only through src/core/index.ts (found ${target})`);
+        if (within(target, 'src/core') && !isFacade(target) && !(f.path in CORE_IMPORT_ALLOWANCES)) {
+          out.push(`${f.path}: hosts import the engine only through its facades in src/core/api/ (found ${target})`);
         }
         if (f.path.startsWith('src/node/') && (within(target, 'src/host') || within(target, 'src/cli'))) {
           out.push(`${f.path}: src/node must not import ${target}`);

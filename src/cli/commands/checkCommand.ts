@@ -3,7 +3,7 @@
  * lines read from stdin, so anyone can audit the policy against their own command list.
  */
 import { resolve } from 'node:path';
-import { judgeCommand, type GateContext, type Judgement } from '../../core/index';
+import { judgeCommand, type GateContext, type Judgement } from '../../core/api/gate';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { nodeSafeModes } from '../../node/gnuSed';
 import { writeOnce } from '../directWrite';

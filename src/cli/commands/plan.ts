@@ -6,7 +6,8 @@
  * Also home of what `resume` shares: the flag parser and the loop that drives a session until it
  * stops (answering the model's prose replies on a terminal).
  */
-import { createSession, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
+import type { ApprovalDecision } from '../../core/api/ports';
+import { createSession, type Session, type SessionStop } from '../../core/api/sessions';
 import { composeRun, resolveModelSettings, type CliRun, type RunFlags } from '../compose';
 import { pickModel } from '../modelPick';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';

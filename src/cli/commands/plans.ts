@@ -4,7 +4,7 @@
  * review comments; `--json` adds each tracker's items. Reads only; never writes.
  */
 import * as path from 'node:path';
-import { PlanWorkspace, type ParsedPlan } from '../../core/index';
+import { PlanWorkspace, type ParsedPlan } from '../../core/api/plans';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { lastBuilds, type BuildRecord } from '../builds';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';

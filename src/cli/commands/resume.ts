@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { resumeSession } from '../../core/index';
+import { resumeSession } from '../../core/api/sessions';
 import { checkSessionId } from '../../node/fileArchiveStore';
 import { composeRun, SESSIONS_DIR } from '../compose';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';

@@ -9,15 +9,8 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import {
-  PlanWorkspace,
-  Verifier,
-  VerifyJournal,
-  afterRevert,
-  parseManifest,
-  planRevert,
-  type RevertItem,
-} from '../../core/index';
+import { PlanWorkspace } from '../../core/api/plans';
+import { Verifier, VerifyJournal, afterRevert, parseManifest, planRevert, type RevertItem } from '../../core/api/build';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { checkSessionId } from '../../node/fileArchiveStore';
 import { FileCheckpointStore } from '../../node/fileCheckpointStore';

@@ -7,7 +7,7 @@
  * unresolved ones to the planner.
  */
 import * as path from 'node:path';
-import { PlanWorkspace, anchorFromPrefix, type ReviewThreadInfo } from '../../core/index';
+import { PlanWorkspace, anchorFromPrefix, type ReviewThreadInfo } from '../../core/api/plans';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 

@@ -3,7 +3,7 @@
  * hooks. A file holding a `<proposed_plan>` block (a saved model response) is judged by the block.
  */
 import * as path from 'node:path';
-import { validatePlan, extractPlan, type PlanError, type PlanWarning } from '../../core/index';
+import { validatePlan, extractPlan, type PlanError, type PlanWarning } from '../../core/api/plans';
 import { NodeWorkspaceReader } from '../../node/fsWorkspace';
 import { EXIT_USAGE, type CliCommand, type CliIO } from '../io';
 

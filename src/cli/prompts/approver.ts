@@ -6,17 +6,17 @@
  * Leaving the gate without an answer (end of input, Ctrl-C) keeps the plan pending: `onDetach`
  * tells the command, which reports how to resume; the session archive already holds the gate.
  */
-import {
-  pastTense,
-  shellQuote,
-  type Approver,
-  type CommandAnswer,
-  type LimitKind,
-  type PlanApprovalRequest,
-  type PlanApprovalResponse,
-  type ScopeChoice,
-  type ScopeRequest,
-} from '../../core/index';
+import type {
+  Approver,
+  CommandAnswer,
+  LimitKind,
+  PlanApprovalRequest,
+  PlanApprovalResponse,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/api/ports';
+import { pastTense } from '../../core/api/build';
+import { shellQuote } from '../../core/api/gate';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 import { approvableCommands, parseGateAnswer, printGate } from './gate';

@@ -5,14 +5,13 @@
  * never taken as approval. The plan's verify commands are listed whole with what the build does
  * with each (runs read-only / on your allow-list / will ask / never runs).
  */
+import type { PlanApprovalRequest, PlanApprovalResponse } from '../../core/api/ports';
 import {
   detectIntent,
   intentToDecision,
   normalizeIntentText,
-  type PlanApprovalRequest,
-  type PlanApprovalResponse,
   type VerifyCommandVerdict,
-} from '../../core/index';
+} from '../../core/api/sessions';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 

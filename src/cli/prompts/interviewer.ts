@@ -6,7 +6,7 @@
  * closed (the model may ask again). In a non-interactive run every question is denied, permanently
  * for the session.
  */
-import type { InterviewOutcome, InterviewQuestion, Interviewer, InterviewAnswer } from '../../core/index';
+import type { InterviewOutcome, InterviewQuestion, Interviewer, InterviewAnswer } from '../../core/api/ports';
 import type { Printer } from '../render/printer';
 import type { Style } from '../render/style';
 import { ESCAPE, type LineInput } from './lineInput';

@@ -1,5 +1,5 @@
 /** The budget line, in words: tool calls, requests to the model this turn, and the context used. */
-import type { BudgetSnapshot } from '../../core/index';
+import type { BudgetSnapshot } from '../../core/api/sessions';
 
 const of = (used: number, max: number) => (max === 0 ? `${used}` : `${used} of ${max}`);
 

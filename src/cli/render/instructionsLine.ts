@@ -1,5 +1,5 @@
 /** The transcript's one line naming the instruction files an agent was given, with their sizes. */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 
 type InstructionEvent = Extract<ThreadEvent, { type: 'instructions.loaded' | 'instructions.added' }>;
 

@@ -1,5 +1,5 @@
 /** `--json`: every thread event as one JSON line on stdout, and nothing else there. */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 import type { Redactor } from './redact';
 
 export class JsonRenderer {

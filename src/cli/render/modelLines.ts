@@ -1,5 +1,5 @@
 /** The transcript's lines for a retry's wait and a compaction (the engine's numbers, as words). */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 
 /** `2 min`, `3 s`. */
 function wait(ms: number): string {

@@ -2,7 +2,8 @@
  * A persisted plan in the transcript: the whole plan the first time, and for a later revision
  * what changed (steps added, removed, changed, then the unified diff of the markdown).
  */
-import { diffPlans, stripTrackerBlock } from '../../core/index';
+import { stripTrackerBlock } from '../../core/api/basics';
+import { diffPlans } from '../../core/api/plans';
 import type { Printer } from './printer';
 import type { Style } from './style';
 

@@ -4,7 +4,7 @@
  * model could not be reached (the engine's message already names the base URL and the model).
  * Failures go to stderr; the person's next step (the resume command) is always spelled out.
  */
-import type { LifecycleState, SessionStop } from '../../core/index';
+import type { LifecycleState, SessionStop } from '../../core/api/sessions';
 import { clause } from '../../node/messageText';
 import type { Printer } from './printer';
 import type { Redactor } from './redact';

@@ -2,7 +2,8 @@
  * One line per tool call, in the words its tool chose (the event's title), with the outcome (✓
  * ran, ! failed, ✗ not run, with the reason). Failed results get one short line of their own.
  */
-import type { FileChange, ItemPayload } from '../../core/index';
+import type { ItemPayload } from '../../core/api/sessions';
+import type { FileChange } from '../../core/api/build';
 import type { Style } from './style';
 
 const MAX_ARG_CHARS = 100;

@@ -3,7 +3,8 @@
  * that changed, each with the progress. The counts and the percentage are the engine's, from
  * `tracker.updated`; nothing is counted here.
  */
-import { STATUS_GLYPH, type ThreadEvent, type TrackerItemInfo } from '../../core/index';
+import type { ThreadEvent, TrackerItemInfo } from '../../core/api/sessions';
+import { STATUS_GLYPH } from '../../core/api/plans';
 import type { Style } from './style';
 
 type TrackerEvent = Pick<Extract<ThreadEvent, { type: 'tracker.updated' }>, 'title' | 'items' | 'counts' | 'percent'>;

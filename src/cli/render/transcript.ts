@@ -3,7 +3,7 @@
  * dimmed, tool calls with their gate verdicts, notices, plans (and what a revision changed), the
  * budget line, the tracker tree and the approval decisions. One `handle` per bus event.
  */
-import type { BudgetSnapshot, ItemPayload, ThreadEvent } from '../../core/index';
+import type { BudgetSnapshot, ItemPayload, ThreadEvent } from '../../core/api/sessions';
 import { budgetLine } from './budget';
 import { printPlan, type PlanShown, type PlansOnScreen } from './plan';
 import type { Printer } from './printer';

@@ -8,14 +8,8 @@
  * through the edit too. Content that is not UTF-8 text goes through the plain (atomic) writer.
  */
 import * as vscode from 'vscode';
-import {
-  StaleTextError,
-  minimalEdit,
-  type BufferWriter,
-  type EditOutcome,
-  type TextEdit,
-  type WorkspaceWriter,
-} from '../../core/index';
+import type { BufferWriter, EditOutcome, TextEdit, WorkspaceWriter } from '../../core/api/ports';
+import { StaleTextError, minimalEdit } from '../../core/api/build';
 
 const METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Planwise build agent', needsConfirmation: false };
 

@@ -4,7 +4,8 @@
  * sees in the Explorer. Reads of a named file are not affected.
  */
 import { extname, relative, sep } from 'node:path';
-import { globToRegExpSource, type DirEntry, type FileStat, type WorkspaceReader } from '../../core/index';
+import { globToRegExpSource } from '../../core/api/basics';
+import type { DirEntry, FileStat, WorkspaceReader } from '../../core/api/ports';
 
 /** The setting's shape: a glob to `true`/`false`, or to `{ when: "$(basename).ts" }`. */
 export type FilesExcludeSetting = Readonly<Record<string, unknown>>;

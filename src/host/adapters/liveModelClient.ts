@@ -4,7 +4,7 @@
  * timeouts). A model name the session was created with is mapped to the one set now, so a fix made
  * in the setup card or the settings reaches the next request of a live session, Retry included.
  */
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../core/index';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../core/api/ports';
 
 export interface LiveInputs {
   /** What the endpoint client depends on, compared by value to decide whether to rebuild it. */

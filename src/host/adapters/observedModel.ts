@@ -4,7 +4,7 @@
  * key, an unreachable server), so it can offer the right action, and to pass on a retry's wait
  * (the status bar counts it down) and the end of it.
  */
-import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../../core/index';
+import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../../core/api/ports';
 
 export type RetryEvent = Extract<ModelStreamEvent, { type: 'retry' }>;
 

@@ -2,7 +2,7 @@
  * The session archive with secrets removed: a key that reached an event (a server error quoting
  * it, a file the agent read) is replaced before the line is written.
  */
-import type { ArchiveStore } from '../../core/index';
+import type { ArchiveStore } from '../../core/api/ports';
 
 export class RedactingArchiveStore implements ArchiveStore {
   constructor(

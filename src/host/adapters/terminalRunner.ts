@@ -5,7 +5,7 @@
  * (a shell without it, a remote without it), commands run as a captured child process instead.
  * Commands run one at a time. Written against structural copies of the VS Code terminal API.
  */
-import type { CommandRunner, RunOptions, RunResult } from '../../core/index';
+import type { CommandRunner, RunOptions, RunResult } from '../../core/api/ports';
 import { capUtf8, stripTerminalEscapes } from './ansi';
 
 export interface ShellExecutionLike {

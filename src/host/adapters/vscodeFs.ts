@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../../core/index';
+import type { DirEntry, EntryType, FileStat, WorkspaceReader, WorkspaceWriter } from '../../core/api/ports';
 
 /** `vscode.FileType` bit values. */
 export const FILE_TYPE = { File: 1, Directory: 2, SymbolicLink: 64 } as const;

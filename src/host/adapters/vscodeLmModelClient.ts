@@ -29,7 +29,7 @@ import {
   type ModelStreamEvent,
   type ToolCall,
   type Usage,
-} from '../../core/index';
+} from '../../core/api/ports';
 
 /** The parts of the `vscode` module the adapter uses. */
 export interface LmSurface {

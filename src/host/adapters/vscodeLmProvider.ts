@@ -4,7 +4,7 @@
  * context windows (`maxInputTokens`) are known before the first request. No API key is read.
  */
 import * as vscode from 'vscode';
-import type { ModelClient } from '../../core/index';
+import type { ModelClient } from '../../core/api/ports';
 import type { PlanwiseSettings } from '../config';
 import { VscodeLmModelClient, listLmModels, type LmModelInfo } from './vscodeLmModelClient';
 

@@ -2,7 +2,7 @@
  * When plan-file lenses are asked for again: on every verify result the engine records (running,
  * passed, cancelled…), and once a minute while any result is kept, so "2 min ago" stays true.
  */
-import type { Verifier } from '../../core/index';
+import type { Verifier } from '../../core/api/build';
 
 /** Lens timestamps ("2 min ago") are refreshed this often while results exist. */
 export const LENS_TICK_MS = 60_000;

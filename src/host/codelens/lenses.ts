@@ -5,7 +5,8 @@
  * verify", "Approve"/"Revise" while the plan waits for approval, and "Compare with previous
  * revision" once there is one. In Restricted Mode the lenses say why verify is off.
  */
-import type { PlanVerdict, Tracker, VerifyRecord } from '../../core/index';
+import type { PlanVerdict, Tracker } from '../../core/api/plans';
+import type { VerifyRecord } from '../../core/api/build';
 import { formatAgo } from '../../protocol/ago';
 import { UNTRUSTED_VERIFY_LENS } from '../trust';
 

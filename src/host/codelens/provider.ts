@@ -3,7 +3,7 @@
  * Code commands here. Registered only for the plans folder's pattern.
  */
 import * as vscode from 'vscode';
-import { itemAtPath, resultIn, type ParsedPlan, type PlanVerdict } from '../../core/index';
+import { itemAtPath, resultIn, type ParsedPlan, type PlanVerdict } from '../../core/api/plans';
 import { COMMANDS } from '../ids';
 import { planLenses, type LensAction } from './lenses';
 

@@ -1,6 +1,6 @@
 /** Start Planning and the gate's commands: approve, approve in a fresh context, stay (revise), cancel, stop. */
 import * as vscode from 'vscode';
-import type { ApprovalDecision } from '../../core/index';
+import type { ApprovalDecision } from '../../core/api/ports';
 import { adviceForMissingKey } from '../errors';
 import { describeError } from '../log';
 import { confirmDiscard, type DiscardUi } from '../prompts/discard';

@@ -6,15 +6,15 @@
  * so one Undo brings back what it replaced.
  */
 import * as vscode from 'vscode';
+import type { CheckpointStore } from '../../core/api/ports';
 import {
   afterRevert,
   minimalEdit,
   parseManifest,
   planRevert,
   type BuildManifest,
-  type CheckpointStore,
   type RevertItem,
-} from '../../core/index';
+} from '../../core/api/build';
 import { describeError } from '../log';
 import { revertQuestion } from './revertQuestion';
 import type { HostServices } from './services';

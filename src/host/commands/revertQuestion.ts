@@ -4,7 +4,7 @@
  * or an Undo of one touched are not the person's (`RevertItem.personChanged`). The safer choice
  * comes first, so it is the dialog's default; Esc and Cancel revert nothing.
  */
-import type { RevertItem } from '../../core/index';
+import type { RevertItem } from '../../core/api/build';
 
 export interface RevertChoice {
   readonly label: string;

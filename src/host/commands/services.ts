@@ -1,5 +1,6 @@
 /** What the lazily loaded commands work with; built once by the composition root. */
-import type { ArchiveStore, CheckpointStore, PlanWorkspace } from '../../core/index';
+import type { ArchiveStore, CheckpointStore } from '../../core/api/ports';
+import type { PlanWorkspace } from '../../core/api/plans';
 import type { Advice } from '../errors';
 import type { HostLog } from '../log';
 import type { NativePrompts } from '../prompts/native';

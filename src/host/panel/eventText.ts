@@ -2,7 +2,7 @@
  * How the engine's events are worded in the panel's transcript: one sentence per event, the same
  * words wherever the event is shown. Pure text; `translate.ts` decides where each goes.
  */
-import type { ItemPayload, ThreadEvent } from '../../core/index';
+import type { ItemPayload, ThreadEvent } from '../../core/api/sessions';
 
 type EventOf<T extends ThreadEvent['type']> = Extract<ThreadEvent, { type: T }>;
 

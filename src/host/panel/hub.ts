@@ -5,7 +5,7 @@
  * not yet loaded, folded into the state so the next snapshot carries them (VS Code drops messages
  * posted to a hidden view).
  */
-import { Emitter } from '../../core/index';
+import { Emitter } from '../../core/api/basics';
 import type { DeltaOp, HostMessage, ViewState } from '../../protocol';
 import { coalesceOps } from '../../protocol/apply';
 import { emptyViewState } from '../../protocol/emptyState';

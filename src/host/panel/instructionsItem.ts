@@ -1,5 +1,5 @@
 /** The panel's row for the instruction files an agent was given, from the engine's event. Pure. */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 import type { InstructionsItem } from '../../protocol';
 
 type InstructionEvent = Extract<ThreadEvent, { type: 'instructions.loaded' | 'instructions.added' }>;

@@ -2,7 +2,7 @@
  * The panel's view of one engine item: what a later event about an item already shown changes on
  * its row (`patchOf`), and the plan view as the protocol carries it.
  */
-import type { ItemPayload } from '../../core/index';
+import type { ItemPayload } from '../../core/api/sessions';
 import type { PlanView, TranscriptItem } from '../../protocol';
 import { summariseArgs } from './translateParts';
 

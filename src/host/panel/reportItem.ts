@@ -2,7 +2,7 @@
  * The build's final card: `plan.execution.completed` as the panel's `build_report` item. Only
  * reshaped (paths made workspace-relative): every figure comes from the engine's report.
  */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 import type { BuildReportItem, ReportFile } from '../../protocol';
 
 type Completed = Extract<ThreadEvent, { type: 'plan.execution.completed' }>;

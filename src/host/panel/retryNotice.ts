@@ -3,7 +3,7 @@
  * the next ones, and settled in the past tense (no longer a warning, nothing counting down) when
  * the request goes through, fails for good, is stopped, or the run it belonged to is over.
  */
-import type { ThreadEvent } from '../../core/index';
+import type { ThreadEvent } from '../../core/api/sessions';
 import type { DeltaOp } from '../../protocol';
 import { noticeId, retrySettledText, retryText, type RetryEnd } from './eventText';
 

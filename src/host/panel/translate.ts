@@ -3,7 +3,7 @@
  * pick between adding and patching (which item ids the panel has, the plan item a turn streams
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
-import type { ItemPayload, ThreadEvent } from '../../core/index';
+import type { ItemPayload, ThreadEvent } from '../../core/api/sessions';
 import type { DeltaOp, HandoffStep, Lifecycle, NoticeAction, TranscriptItem } from '../../protocol';
 import { summariseArgs, toBudget, toFileChange, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';

@@ -1,5 +1,6 @@
 /** Value conversions the translator uses: tool arguments, budgets, tracker items. Pure. */
-import type { BudgetSnapshot, FileChange, TrackerItemInfo } from '../../core/index';
+import type { BudgetSnapshot, TrackerItemInfo } from '../../core/api/sessions';
+import type { FileChange } from '../../core/api/build';
 import type { Budget, FileChangeView, TrackerNode } from '../../protocol';
 
 const ARGS_SUMMARY_MAX = 200;

@@ -8,7 +8,7 @@
  * the person did not allow the command. A flow over injected UI calls, so host tests run it
  * without VS Code.
  */
-import type { CommandAnswer } from '../../core/index';
+import type { CommandAnswer } from '../../core/api/ports';
 
 /** The modal's choices, in the order they are offered. */
 export type CommandChoice = 'once' | 'always' | 'refuse';

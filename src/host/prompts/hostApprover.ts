@@ -6,14 +6,14 @@
  */
 import type {
   CommandAnswer,
-  GateCardInfo,
   Approver,
   LimitKind,
   PlanApprovalRequest,
   PlanApprovalResponse,
   ScopeChoice,
   ScopeRequest,
-} from '../../core/index';
+} from '../../core/api/ports';
+import type { GateCardInfo } from '../../core/api/sessions';
 import type { Gate } from '../../protocol';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';

@@ -3,7 +3,7 @@
  * the pending table (and to a QuickPick flow when the panel is hidden). Unanswered for 30 minutes
  * counts as Esc: no answer, and the model may ask again later.
  */
-import type { InterviewAnswer, InterviewOutcome, InterviewQuestion, Interviewer } from '../../core/index';
+import type { InterviewAnswer, InterviewOutcome, InterviewQuestion, Interviewer } from '../../core/api/ports';
 import type { PendingRequests } from './pending';
 import type { PromptSurface } from './surface';
 

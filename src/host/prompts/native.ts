@@ -3,15 +3,15 @@
  * hidden, QuickPick flows for questions and the gate, modal dialogs for budgets and commands.
  */
 import * as vscode from 'vscode';
-import {
-  pastTense,
-  type ApprovalDecision,
-  type GateCardInfo,
-  type InterviewOutcome,
-  type InterviewQuestion,
-  type ScopeChoice,
-  type ScopeRequest,
-} from '../../core/index';
+import type {
+  ApprovalDecision,
+  InterviewOutcome,
+  InterviewQuestion,
+  ScopeChoice,
+  ScopeRequest,
+} from '../../core/api/ports';
+import type { GateCardInfo } from '../../core/api/sessions';
+import { pastTense } from '../../core/api/build';
 import { FOCUS_PANEL_COMMAND } from '../ids';
 import { GRANT_AMOUNT, type ApprovalData } from './hostApprover';
 import type { InterviewData } from './hostInterviewer';

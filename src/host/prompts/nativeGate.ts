@@ -11,7 +11,8 @@
  * question with the commands shown whole: approve the plan only (the first button), or the plan
  * and those commands, for this build. Approving the plan alone approves none of them.
  */
-import type { ApprovalDecision, GateCardInfo } from '../../core/index';
+import type { ApprovalDecision } from '../../core/api/ports';
+import type { GateCardInfo } from '../../core/api/sessions';
 import { approvalItems, type PickItem } from './nativeModel';
 
 export interface NativeGateUi {

@@ -2,7 +2,7 @@
  * The native (QuickPick / modal) forms of the panel's prompts, as data. Keyboard and screen-reader
  * users get the same choices as the panel, in the same words.
  */
-import type { ApprovalDecision, InterviewAnswer, InterviewQuestion, LimitKind } from '../../core/index';
+import type { ApprovalDecision, InterviewAnswer, InterviewQuestion, LimitKind } from '../../core/api/ports';
 
 export interface PickItem<T> {
   readonly label: string;

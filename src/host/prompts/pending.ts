@@ -4,7 +4,7 @@
  * a command), an optional timeout with a safe default answer, and an optional abort signal.
  * Nothing polls: whoever has the answer calls `resolve(id, …)`; late or unknown answers are refused.
  */
-import { Emitter } from '../../core/index';
+import { Emitter } from '../../core/api/basics';
 
 export type RequestKind = 'approval' | 'interview' | 'grantMore' | 'enterPlanning';
 

@@ -3,7 +3,7 @@
  * changed its review): the open request takes the new card, so the panel's gate and the native
  * prompts (the QuickPick, the palette's approve commands) read the same, current card.
  */
-import type { GateCardInfo } from '../../core/index';
+import type { GateCardInfo } from '../../core/api/sessions';
 import type { DeltaOp } from '../../protocol';
 import { gateOf, type ApprovalData } from './hostApprover';
 import type { PendingRequests } from './pending';

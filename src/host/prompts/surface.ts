@@ -9,7 +9,7 @@ import type {
   PlanApprovalRequest,
   ScopeChoice,
   ScopeRequest,
-} from '../../core/index';
+} from '../../core/api/ports';
 import type { DeltaOp } from '../../protocol';
 
 export interface PromptSurface {

@@ -8,7 +8,8 @@
  * become diagnostics on its lines.
  */
 import * as vscode from 'vscode';
-import type { ParsedPlan, PlanChange, PlanWorkspace, ReviewBook, ReviewResult, Session } from '../../core/index';
+import type { Session } from '../../core/api/sessions';
+import type { ParsedPlan, PlanChange, PlanWorkspace, ReviewBook, ReviewResult } from '../../core/api/plans';
 import { DisposableStore } from '../disposables';
 import type { HostLog } from '../log';
 import { threadView } from './threadView';

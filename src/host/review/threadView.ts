@@ -3,7 +3,7 @@
  * (no VS Code here, so it is tested directly): the lines it covers, its label, its comments with
  * their authors and verdicts, and an outdated thread's old text quoted under its first comment.
  */
-import type { ReviewThreadInfo } from '../../core/index';
+import type { ReviewThreadInfo } from '../../core/api/plans';
 
 export interface CommentView {
   readonly author: string;

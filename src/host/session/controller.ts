@@ -4,7 +4,9 @@
  * translator, reacts to why a run stopped, and exposes what the context keys and the status bar
  * need. It knows nothing of VS Code; the engine arrives through `EngineAccess`.
  */
-import { Emitter, type ThreadEvent, type ApprovalDecision, type Session, type SessionStop } from '../../core/index';
+import { Emitter } from '../../core/api/basics';
+import type { ApprovalDecision } from '../../core/api/ports';
+import type { ThreadEvent, Session, SessionStop } from '../../core/api/sessions';
 import type { DeltaOp, Flags, Mode, PanelNotice, ViewState } from '../../protocol';
 import type { AtStake } from '../../protocol/atStake';
 import { emptyViewState } from '../../protocol/emptyState';

@@ -3,7 +3,8 @@
  * the first session, never at activation. Each session gets a model client made with the current
  * base URL and key; the key is read from secret storage and handed to the client, nowhere else.
  */
-import type { McpClientPort, ModelClient, Session, SessionDeps } from '../../core/index';
+import type { McpClientPort, ModelClient } from '../../core/api/ports';
+import type { Session, SessionDeps } from '../../core/api/sessions';
 import { LiveModelClient, LiveModelNames, type LiveInputs } from '../adapters/liveModelClient';
 import { ObservedModelClient, type ModelObserver } from '../adapters/observedModel';
 import { isLocalEndpoint, toSessionConfig, type PlanwiseSettings } from '../config';
@@ -37,7 +38,10 @@ export class MissingApiKeyError extends Error {
 }
 
 const loadModules = once(async () => {
-  const [engine, openai] = await Promise.all([import('../../core/index'), import('../../node/openaiModelClient')]);
+  const [engine, openai] = await Promise.all([
+    import('../../core/api/sessions'),
+    import('../../node/openaiModelClient'),
+  ]);
   return {
     createSession: engine.createSession,
     resumeSession: engine.resumeSession,

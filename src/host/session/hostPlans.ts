@@ -3,14 +3,9 @@
  * folders or the plans setting change. Every session, lens, verify action and review thread of
  * the window reads plans through it, and its changes go to the surfaces that project them.
  */
-import {
-  PlanWorkspace,
-  type PlanChange,
-  type ReviewEventBody,
-  type Verifier,
-  type WorkspaceReader,
-  type WorkspaceWriter,
-} from '../../core/index';
+import type { WorkspaceReader, WorkspaceWriter } from '../../core/api/ports';
+import { PlanWorkspace, type PlanChange, type ReviewEventBody } from '../../core/api/plans';
+import type { Verifier } from '../../core/api/build';
 
 export interface HostPlansDeps {
   /** The workspace ports now, with the key that changes when the folders do. */

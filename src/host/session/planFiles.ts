@@ -11,8 +11,8 @@ import {
   planPaths,
   revisionFileName,
   stripTrackerBlock,
-  type WorkspaceReader,
-} from '../../core/index';
+} from '../../core/api/basics';
+import type { WorkspaceReader } from '../../core/api/ports';
 
 export interface Comparison {
   readonly left: string;

@@ -3,11 +3,11 @@
  * `SessionArchive.resumable`: the archive holds a checkpoint). One that cannot is left out,
  * rather than listed only to fail when picked.
  */
-import type { ArchiveStore } from '../../core/index';
+import type { ArchiveStore } from '../../core/api/ports';
 
 export async function resumableIds(archive: ArchiveStore, limit: number): Promise<string[]> {
   // The engine loads with the first session, never at activation.
-  const { SessionArchive } = await import('../../core/index');
+  const { SessionArchive } = await import('../../core/api/sessions');
   const ids: string[] = [];
   for (const id of (await archive.list()).reverse()) {
     if (ids.length >= limit) break;

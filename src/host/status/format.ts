@@ -2,7 +2,8 @@
  * The status-bar budget indicator, as data: compact text, a markdown tooltip, a severity that
  * picks the colour, and what a click does. Pure; `statusBar.ts` only copies it onto the item.
  */
-import type { BudgetSnapshot, LimitKind, TrackerStanding } from '../../core/index';
+import type { LimitKind } from '../../core/api/ports';
+import type { BudgetSnapshot, TrackerStanding } from '../../core/api/sessions';
 
 type Budget = BudgetSnapshot;
 /** The tracker's progress as the engine counted it (`tracker.updated`). */

@@ -1,6 +1,6 @@
 /** The status-bar budget item: shown while a session is active, fed from the session's standing. */
 import * as vscode from 'vscode';
-import type { SessionStanding } from '../../core/index';
+import type { SessionStanding } from '../../core/api/sessions';
 import { COMMANDS, FOCUS_PANEL_COMMAND } from '../ids';
 import { statusView, type GrantAsk } from './format';
 

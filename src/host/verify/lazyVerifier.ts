@@ -3,7 +3,7 @@
  * panel never needs. Until it exists there are no results (the lenses show none, the minute tick
  * has nothing to refresh); listeners asked for before that are attached when it is built.
  */
-import type { Verifier } from '../../core/index';
+import type { Verifier } from '../../core/api/build';
 
 type Listener = Parameters<Verifier['onRecorded']>[0];
 

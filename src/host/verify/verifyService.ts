@@ -8,8 +8,10 @@
  * the command shown whole. Refused with an explanation in Restricted Mode. Results are the
  * verifier's; this file keeps none.
  */
-import type { Approver, Tracker, VerifyEntry, VerifyRecord, Verifier } from '../../core/index';
-import { itemAtPath, verifyEntryOf, type PlanVerdict } from '../../core/index';
+import type { Approver } from '../../core/api/ports';
+import type { Tracker, VerifyEntry } from '../../core/api/plans';
+import type { VerifyRecord, Verifier } from '../../core/api/build';
+import { itemAtPath, verifyEntryOf, type PlanVerdict } from '../../core/api/plans';
 import { UNTRUSTED_EXPLANATION, type TrustState } from '../trust';
 
 export interface VerifyDeps {
