@@ -206,8 +206,8 @@ await writePanelStyles();
 // media/panel/ holds only build output, made afresh: a bundle an older build wrote there would
 // otherwise be packed into the VSIX.
 rmSync('media/panel', { recursive: true, force: true });
-// The nearest package.json of dist/*.js: without it Node reads and parses the project's own (its
-// contributions, ~21 KB) to learn the files' module type, at every CLI start and when the extension
+// The nearest package.json of dist/*.js: without it Node reads and parses the project's own (with all
+// its contributions) to learn the files' module type, at every CLI start and when the extension
 // host loads dist/extension.js (the VSIX ships this file too).
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
