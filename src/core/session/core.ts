@@ -14,11 +14,10 @@ import type { EventBus } from '../events/bus';
 import { ApprovalMachine, type LifecycleEffect, type LifecycleEvent } from '../lifecycle/approvalMachine';
 import type { PlanStore } from '../plan/store';
 import { PlanWorkspace } from '../plan/workspace';
-import { plannerReplies, type ReviewBook } from '../plan/reviewBook';
+import type { ReviewBook } from '../plan/reviewBook';
 import { DEFAULT_PLANS_DIR } from '../plan/storeLayout';
 import { Spool } from '../spool';
-import type { ToolContext } from '../tools';
-import type { AgentToolContext, InterviewState, TrackerHandle } from '../tools/session/context';
+import type { InterviewState, TrackerHandle } from '../tools/session/context';
 import { createInterviewState } from '../tools/session/context';
 import { decideBuildCommand, type BuildPolicyContext } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
@@ -35,7 +34,15 @@ import {
   type SessionEffect,
   type SessionStateParts,
 } from './state';
-import { BUILD_TOOLS, PLANNING_TOOLS, buildToolSchemas, planningToolSchemas, toolMap } from './toolset';
+import {
+  BUILD_TOOLS,
+  PLANNING_TOOLS,
+  buildToolSchemas,
+  modelLifecycleAction,
+  planningToolSchemas,
+  toolMap,
+} from './toolset';
+import { toolContextOf } from './toolContext';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -284,57 +291,6 @@ export class SessionCore {
     return join(this.root, this.plansDir);
   }
 
-  private toolContext(mode: 'plan' | 'build', tracker: TrackerHandle): AgentToolContext {
-    const d = this.deps;
-    const base: ToolContext = {
-      reader: d.reader,
-      ...(d.gateFs ? { gateFs: d.gateFs } : {}),
-      searcher: d.searcher,
-      ...(d.runner ? { runner: d.runner } : {}),
-      trusted: this.config.trusted,
-      ...(this.config.home !== undefined ? { home: this.config.home } : {}),
-      signal: this.abort.signal,
-      previewLimitBytes: this.guards.config.previewResultBytes,
-      spool: this.spool,
-    };
-    return {
-      ...base,
-      ...(mode === 'build' ? { writer: d.editWriter ?? d.writer } : {}),
-      ...(mode === 'build' && this.build ? { build: this.build } : {}),
-      interviewer: d.interviewer,
-      approver: d.approver,
-      interactive: this.config.interactive !== false,
-      tracker,
-      buildAllowList: [...(this.config.buildAllowList ?? []), ...this.commands.remembered],
-      ...(mode === 'build' ? { approvedCommands: this.commands.approved } : {}),
-      rememberCommand: this.rememberCommand,
-      interviewState: this.interviewState,
-      review: plannerReplies(this.review, () => this.planFile),
-      onInterview: (record) => {
-        this.bus.emit({
-          type: 'item.completed',
-          turn_id: '',
-          item: {
-            id: this.newId('interview'),
-            kind: 'interview',
-            interview: {
-              questions: record.questions,
-              outcome: record.outcome.kind,
-              ...(record.outcome.kind === 'answered' ? { answers: record.outcome.answers } : {}),
-            },
-          },
-        });
-      },
-      onStartPlanning: async (reason) => {
-        const ask = this.deps.approver.enterPlanning;
-        if (this.config.interactive === false || !ask) return 'pending';
-        const accepted = await ask.call(this.deps.approver, reason, this.abort.signal);
-        if (accepted) this.apply({ type: 'planning_requested', reason });
-        return accepted ? 'accepted' : 'declined';
-      },
-    };
-  }
-
   /**
    * What `mode`'s next turn offers besides Planwise's own prompt and tools: the MCP tools (fixed at
    * the session's first turn) and the instruction block (read again, after noting the files
@@ -403,7 +359,7 @@ export class SessionCore {
       dispatch: {
         mode,
         tools: toolMap(tools),
-        toolContext: this.toolContext(mode, tracker),
+        toolContext: toolContextOf(this, mode, tracker),
         plansDir: this.plansDir,
         ...(this.instructions ? { afterCall: this.instructionsAfterCall(this.instructions) } : {}),
         onUnknownTool: (name) => {
@@ -442,15 +398,6 @@ export class SessionCore {
 /** The system prompt, then the repository's instruction block (when there is one). */
 function withInstructions(system: string, block: string): string {
   return block === '' ? system : `${system}\n\n${block}`;
-}
-
-/** Tool names a model invents to approve its own plan or leave planning; refused and logged. */
-export function modelLifecycleAction(name: string): 'approve' | 'exit_plan' | 'switch_mode' | undefined {
-  const n = name.toLowerCase();
-  if (/approv|accept_plan|implement_plan|execute_plan/.test(n)) return 'approve';
-  if (/exit_plan|leave_plan|stop_planning|end_plan/.test(n)) return 'exit_plan';
-  if (/switch_mode|set_mode|change_mode|build_mode|start_build/.test(n)) return 'switch_mode';
-  return undefined;
 }
 
 function buildSynthesisDirective(reason: string): string {

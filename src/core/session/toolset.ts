@@ -30,3 +30,12 @@ export function buildToolSchemas(): readonly ToolSchema[] {
 export function toolMap(tools: readonly ToolDefinition[]): ReadonlyMap<string, ToolDefinition> {
   return new Map(tools.map((t) => [t.name, t]));
 }
+
+/** Tool names a model invents to approve its own plan or leave planning; refused and logged. */
+export function modelLifecycleAction(name: string): 'approve' | 'exit_plan' | 'switch_mode' | undefined {
+  const n = name.toLowerCase();
+  if (/approv|accept_plan|implement_plan|execute_plan/.test(n)) return 'approve';
+  if (/exit_plan|leave_plan|stop_planning|end_plan/.test(n)) return 'exit_plan';
+  if (/switch_mode|set_mode|change_mode|build_mode|start_build/.test(n)) return 'switch_mode';
+  return undefined;
+}
