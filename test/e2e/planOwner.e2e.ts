@@ -268,27 +268,39 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
     await wb.screenshot('e2e-owner-01-checked');
   });
 
-  it('Revert to step 1 from the card: step 2 is pending again on every surface, its results forgotten', async function () {
-    assert.ok(wb);
+  /**
+   * Clicks a Revert button of the build card and answers "Revert"; then every surface but the
+   * CodeLens must follow within a second of each other, and the CodeLens once the plan is open
+   * again (the revert shows its diff in the editor).
+   */
+  async function revertFromCard(button: string, dialogText: RegExp, label: string, all: Surface[]): Promise<void> {
     const card = await panel.waitFor('[data-testid="build-report"]');
-    await card.getByTestId('report-revert-step-1').click();
-    const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /Revert .*to step 1/ });
+    await card.getByTestId(button).click();
+    const dialog = wb!.page.locator('.monaco-dialog-box').filter({ hasText: dialogText });
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
     const answered = Date.now();
-    const all = surfaces(50, /Planwise: 1 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 1);
-    // The revert shows its diff in the editor: the lens is read once the plan is open again.
     const at = await follow(
       all.filter((s) => s.name !== 'CodeLens'),
       answered,
     );
-    console.log(`      after Revert to step 1 (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
+    console.log(`      after ${label} (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
     assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
-    await wb.runCommand('Planwise: Open Current Plan');
-    await activeTab(wb, /\.md$/);
+    await wb!.runCommand('Planwise: Open Current Plan');
+    await activeTab(wb!, /\.md$/);
     await follow(
       all.filter((s) => s.name === 'CodeLens'),
       Date.now(),
+    );
+  }
+
+  it('Revert to step 1 from the card: step 2 is pending again on every surface, its results forgotten', async function () {
+    assert.ok(wb);
+    await revertFromCard(
+      'report-revert-step-1',
+      /Revert .*to step 1/,
+      'Revert to step 1',
+      surfaces(50, /Planwise: 1 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 1),
     );
     assert.equal(readFileSync(ws.file('src/two.js'), 'utf8'), 'exports.two = () => 2;\n');
     const journal = planFile.replace(/\.md$/, '.verify.json');
@@ -303,24 +315,11 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
 
   it('Revert Build from the card: no step is done on any surface', async function () {
     assert.ok(wb);
-    const card = await panel.waitFor('[data-testid="build-report"]');
-    await card.getByTestId('report-revert').click();
-    const dialog = wb.page.locator('.monaco-dialog-box').filter({ hasText: /Revert / });
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
-    const answered = Date.now();
-    const all = surfaces(0, /Planwise: 0 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 0);
-    const at = await follow(
-      all.filter((s) => s.name !== 'CodeLens'),
-      answered,
-    );
-    console.log(`      after Revert Build (ms from the answer): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
-    assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
-    await wb.runCommand('Planwise: Open Current Plan');
-    await activeTab(wb, /\.md$/);
-    await follow(
-      all.filter((s) => s.name === 'CodeLens'),
-      Date.now(),
+    await revertFromCard(
+      'report-revert',
+      /Revert /,
+      'Revert Build',
+      surfaces(0, /Planwise: 0 of 2 steps done/, new RegExp(`Check after the build: ${CHECK}`), 0),
     );
     assert.equal(readFileSync(ws.file('src/one.js'), 'utf8'), 'exports.one = () => 1;\n');
     await wb.screenshot('e2e-owner-03-build-reverted');

@@ -3,25 +3,15 @@
  * missing: a check-only step the build has just started is being built, not waiting.
  */
 import assert from 'node:assert/strict';
-import { sse } from '../support/scriptedServer';
-import { planResponse, samplePlan, startHarness } from '../support/sessionHarness';
-
-const CHECK = 'confirm the page shows the greeting';
+import { startHarness } from '../support/sessionHarness';
+import { checkStepBuild } from './checkStepBuild';
 
 describe('awaiting your check', function () {
   this.timeout(30_000);
 
   it('a check-only step started by the build is not awaiting; reported done, it is', async () => {
-    const h = await startHarness(
-      [
-        sse.textTurn(planResponse(samplePlan('Show the greeting', 'src/greet.ts', CHECK))),
-        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'in_progress' } }]),
-        sse.toolTurn([{ name: 'write_file', args: { path: 'src/greet.ts', content: 'export const g = 1;\n' } }]),
-        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
-        sse.textTurn('Written; the page check is yours.'),
-      ],
-      { files: { 'src/.keep': '' }, approve: () => ({ decision: 'execute' }) },
-    );
+    const { script, options } = checkStepBuild();
+    const h = await startHarness(script, options);
     try {
       const seen: [string, boolean][] = [];
       h.session.bus.on((e) => {

@@ -3,25 +3,15 @@
  * standing from its archive: what the status bar, "what would be lost" and auto-resume read.
  */
 import assert from 'node:assert/strict';
-import { sse } from '../support/scriptedServer';
-import { planResponse, samplePlan, startHarness } from '../support/sessionHarness';
-
-const CHECK = 'confirm the page shows the greeting';
+import { startHarness } from '../support/sessionHarness';
+import { checkStepBuild } from './checkStepBuild';
 
 describe('a session standing', function () {
   this.timeout(30_000);
 
   it('follows the budget, the tracker and the build, and comes back the same after a resume', async () => {
-    const h = await startHarness(
-      [
-        sse.textTurn(planResponse(samplePlan('Show the greeting', 'src/greet.ts', CHECK))),
-        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'in_progress' } }]),
-        sse.toolTurn([{ name: 'write_file', args: { path: 'src/greet.ts', content: 'export const g = 1;\n' } }]),
-        sse.toolTurn([{ name: 'task_tracker', args: { action: 'update', index: 1, status: 'completed' } }]),
-        sse.textTurn('Written; the page check is yours.'),
-      ],
-      { files: { 'src/.keep': '' }, approve: () => ({ decision: 'execute' }) },
-    );
+    const { script, options } = checkStepBuild();
+    const h = await startHarness(script, options);
     try {
       assert.deepEqual(h.session.standing, { buildRevertable: false }, 'nothing before the first event');
       let atGate: typeof h.session.standing | undefined;
