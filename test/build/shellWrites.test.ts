@@ -91,7 +91,7 @@ describe('run_command during a build: what the shell changed is checkpointed and
       entryOf: verifyEntryOf,
       latest: () => undefined,
       scope: ledger.scope,
-      linesByStep: ledger.linesByStep,
+      lines: ledger.lines,
       touched: ledger.touched,
       drift: ledger.drift,
     });

@@ -229,9 +229,19 @@ Add greet and bye modules.
     const table = await runCli(['plans', '--workspace', s.ws.root]);
     assert.match(table.stdout, new RegExp(`LAST BUILD[\\s\\S]*${id}`));
 
+    const reportFile = before.file.replace(/\.md$/, '.report.md');
+    assert.match(readFileSync(reportFile, 'utf8'), /Outcome: done · 2 of 2 steps completed/);
+
     const revert = await runCli(['revert', '--workspace', s.ws.root, '--to-step', '1', id]);
     assert.equal(revert.code, 0, revert.stderr);
     assert.match(revert.stdout, /The plan's tracker: 1\/2 done \(50%\)\./);
+    // The build's report follows: step 2 is no longer done, and the files the build changed stay listed.
+    assert.match(revert.stdout, /The build's report: \.vtcode\/plans\/.*\.report\.md \(1 of 2 steps done\)\./);
+    const report = readFileSync(reportFile, 'utf8');
+    assert.match(report, /Outcome: done · 1 of 2 steps completed/);
+    assert.match(report, /### 2\. Add bye: pending\n- Verify: `grep -q bye src\/bye\.ts`: not run/);
+    assert.match(report, /Remaining blockers: step 2 /);
+    assert.match(report, /Changed 2 files \(\+2 −1\): src\/greet\.ts, src\/bye\.ts\./);
     assert.equal(existsSync(s.ws.path('src/bye.ts')), false, 'step 2 undone on disk');
     assert.equal(readFileSync(s.ws.path('src/greet.ts'), 'utf8'), "export const greeting = 'hello';\n");
     const after = (await listed())[0]!;

@@ -5,7 +5,7 @@
 import { sse, type Script } from '../support/scriptedServer';
 import { planResponse, samplePlan, type HarnessOptions } from '../support/sessionHarness';
 
-const CHECK = 'confirm the page shows the greeting';
+export const CHECK = 'confirm the page shows the greeting';
 
 export function checkStepBuild(): { script: Script; options: HarnessOptions } {
   return {

@@ -66,17 +66,11 @@ export function reportScene(hostile = ''): { item: BuildReportItem; ops: DeltaOp
     entryOf: verifyEntryOf,
     latest: (step, entry) => results[`${step}:${entry}`] as VerifyRecord | undefined,
     scope: scopeOfPlan(parsed.summary),
-    linesByStep: new Map([
-      ['1', new Map([['src/limit.ts', { added: 40, removed: 0 }]])],
-      [
-        '2',
-        new Map([
-          ['src/app.ts', { added: 3, removed: 1 }],
-          [outOfScope, { added: 12, removed: 0 }],
-        ]),
-      ],
-      ['3', new Map([['README.md', { added: 8, removed: 2 }]])],
-    ]),
+    lines: {
+      '1': { 'src/limit.ts': { added: 40, removed: 0 } },
+      '2': { 'src/app.ts': { added: 3, removed: 1 }, [outOfScope]: { added: 12, removed: 0 } },
+      '3': { 'README.md': { added: 8, removed: 2 } },
+    },
     touched: ['src/limit.ts', 'src/app.ts', outOfScope, 'README.md'],
     drift: [
       {

@@ -9,8 +9,17 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { PlanWorkspace } from '../../core/api/plans';
-import { Verifier, VerifyJournal, afterRevert, parseManifest, planRevert, type RevertItem } from '../../core/api/build';
+import { PlanWorkspace, resultIn } from '../../core/api/plans';
+import {
+  Verifier,
+  VerifyJournal,
+  afterRevert,
+  closedReport,
+  parseManifest,
+  planRevert,
+  reportText,
+  type RevertItem,
+} from '../../core/api/build';
 import { NodeWorkspaceReader, NodeWorkspaceWriter } from '../../node/fsWorkspace';
 import { checkSessionId } from '../../node/fileArchiveStore';
 import { FileCheckpointStore } from '../../node/fileCheckpointStore';
@@ -134,7 +143,8 @@ export const revertCommand: CliCommand = async (args, io) => {
     rl?.close();
   }
   await applyRevertOnDisk(chosen);
-  await store.writeManifest(JSON.stringify(afterRevert(manifest, chosen)));
+  const reverted = afterRevert(manifest, chosen);
+  await store.writeManifest(JSON.stringify(reverted));
   const restored = chosen.filter((i) => i.op === 'restore').map((i) => i.path);
   const removed = chosen.filter((i) => i.op === 'remove').map((i) => i.path);
   const kept = plan.items.filter((i) => !chosen.includes(i)).map((i) => i.path);
@@ -163,6 +173,26 @@ export const revertCommand: CliCommand = async (args, io) => {
     if (after?.progress) {
       const p = after.progress;
       io.stdout.write(`The plan's tracker: ${p.counts.done}/${p.counts.total} done (${p.percent}%).\n`);
+    }
+    // The build's report follows the tracker: the steps the revert undid are no longer done.
+    const report = after
+      ? closedReport(reverted, {
+          planFile: after.file,
+          title: after.verdict.summary.title,
+          tracker: after.tracker,
+          latest: (step, entry) => resultIn(after, step, entry),
+        })
+      : undefined;
+    if (report) {
+      const { file, markdown } = reportText(root, report);
+      try {
+        await writer.writeFileAtomic(file, markdown);
+        io.stdout.write(
+          `The build's report: ${path.relative(root, file)} (${report.counts.stepsDone} of ${report.counts.stepsTotal} steps done).\n`,
+        );
+      } catch (err) {
+        io.stderr.write(`planwise revert: the build's report was not written (${String(err)})\n`);
+      }
     }
   }
   return 0;

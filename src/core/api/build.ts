@@ -17,5 +17,6 @@ export { SCOPE_MODES, isScopeMode, type ScopeMode } from '../build/scope';
 export { hashOf, type BuildManifest, type FileState } from '../build/ledger';
 export type { FileChange, FileChangeAction } from '../build/fileChange';
 export { planRevert, afterRevert, parseManifest, type RevertItem, type RevertPlan } from '../build/revert';
+export { closedReport, reportText } from '../build/closing';
 export { StaleTextError, minimalEdit } from '../build/textEdits';
 export { pastTense } from '../build/guard';

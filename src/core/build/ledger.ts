@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { CheckpointStore } from './ports';
-import type { PlanScope, ScopeMode } from './scope';
+import type { BuildOutcome } from './report';
+import type { PlanScope, ScopeEntry, ScopeMode } from './scope';
 
 /** A file's state: absent, or its bytes by content hash. */
 export type FileState =
@@ -80,6 +81,19 @@ export interface BuildManifest {
    */
   readonly reverted?: Record<string, FileState[]>;
   readonly checkpoints: Checkpoint[];
+  /** Lines changed per step path ('' outside any step), then per file. */
+  readonly lines?: Record<string, Record<string, LineCount>>;
+  /** The out-of-scope changes and who allowed each. */
+  readonly drift?: DriftRecord[];
+  /** How the build ended, once it did: with the facts above, what its report is written from. */
+  readonly closed?: BuildClosing;
+}
+
+/** How a build ended, and the scope it ran under. */
+export interface BuildClosing {
+  readonly outcome: BuildOutcome;
+  readonly reason?: string;
+  readonly scope?: readonly ScopeEntry[];
 }
 
 export interface LedgerOptions {
@@ -126,9 +140,11 @@ export class BuildLedger {
   private readonly reads = new Map<string, string>();
   private readonly allowedFiles = new Set<string>();
   private allowedForBuild = false;
-  private readonly driftList: DriftRecord[] = [];
-  private readonly lines = new Map<string, Map<string, LineCount>>();
-  private readonly manifest: BuildManifest;
+  private readonly manifest: BuildManifest & {
+    lines: Record<string, Record<string, LineCount>>;
+    drift: DriftRecord[];
+    closed?: BuildClosing;
+  };
   private stepNow: string | undefined;
   private persistQueue: Promise<void> = Promise.resolve();
   /** Set when the person chose "stop and replan": every later write is refused. */
@@ -145,6 +161,8 @@ export class BuildLedger {
       baseline: {},
       current: {},
       checkpoints: [],
+      lines: Object.create(null) as Record<string, Record<string, LineCount>>,
+      drift: [],
     };
   }
 
@@ -190,8 +208,8 @@ export class BuildLedger {
 
   recordDrift(path: string, action: WriteAction, allowedBy: DriftAllowance, command?: string): void {
     // One record per file: the first allowance is who let it out of scope.
-    if (this.driftList.some((d) => d.path === path)) return;
-    this.driftList.push({
+    if (this.manifest.drift.some((d) => d.path === path)) return;
+    this.manifest.drift.push({
       path,
       action,
       allowedBy,
@@ -201,7 +219,7 @@ export class BuildLedger {
   }
 
   get drift(): readonly DriftRecord[] {
-    return this.driftList;
+    return this.manifest.drift;
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -247,8 +265,18 @@ export class BuildLedger {
   }
 
   /** Lines changed per step ('' for changes made outside any step), then per file. */
-  get linesByStep(): ReadonlyMap<string, ReadonlyMap<string, LineCount>> {
-    return this.lines;
+  get lines(): Readonly<Record<string, Readonly<Record<string, LineCount>>>> {
+    return this.manifest.lines;
+  }
+
+  /** The build ended: how, and under which scope, kept in the manifest for its report. */
+  close(outcome: BuildOutcome, reason?: string): Promise<void> {
+    this.manifest.closed = {
+      outcome,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(this.scopeNow ? { scope: this.scopeNow.entries } : {}),
+    };
+    return this.persist();
   }
 
   /**
@@ -284,13 +312,11 @@ export class BuildLedger {
       else this.reads.delete(rel);
     }
     const count = countLines(before, after);
-    const key = this.stepNow ?? '';
-    const perFile = this.lines.get(key) ?? new Map<string, LineCount>();
-    const sum = perFile.get(rel) ?? { added: 0, removed: 0 };
+    // Records without a prototype: a file may be named `__proto__`.
+    const perFile = (this.manifest.lines[this.stepNow ?? ''] ??= Object.create(null) as Record<string, LineCount>);
+    const sum = (perFile[rel] ??= { added: 0, removed: 0 });
     sum.added += count.added;
     sum.removed += count.removed;
-    perFile.set(rel, sum);
-    this.lines.set(key, perFile);
     await this.persist();
   }
 

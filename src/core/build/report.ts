@@ -93,7 +93,7 @@ export interface ReportInput {
   readonly latest: (step: string, entry: string) => VerifyRecord | undefined;
   readonly scope: PlanScope | undefined;
   /** Lines changed per step path ('' outside any step), then per file. */
-  readonly linesByStep: ReadonlyMap<string, ReadonlyMap<string, LineCount>>;
+  readonly lines: Readonly<Record<string, Readonly<Record<string, LineCount>>>>;
   readonly touched: readonly string[];
   readonly drift: readonly DriftRecord[];
 }
@@ -102,8 +102,8 @@ function topStep(path: string): string {
   return path.split('.')[0] ?? path;
 }
 
-function filesOf(lines: ReadonlyMap<string, LineCount> | undefined): ReportFile[] {
-  return [...(lines ?? new Map<string, LineCount>()).entries()].map(([path, c]) => ({ path, ...c }));
+function filesOf(lines: Readonly<Record<string, LineCount>> | undefined): ReportFile[] {
+  return Object.entries(lines ?? {}).map(([path, c]) => ({ path, added: c.added, removed: c.removed }));
 }
 
 function merge(into: Map<string, ReportFile>, files: readonly ReportFile[]): void {
@@ -151,13 +151,12 @@ function reasonOf(item: TaskItem, verify: readonly ReportVerify[], outcome: Buil
 export function buildReport(input: ReportInput): ExecutionReport {
   const items = input.tracker?.items ?? [];
   const scopeEntries = input.scope?.entries ?? [];
-  const lineKeys = [...input.linesByStep.keys()];
+  const lineKeys = Object.keys(input.lines);
   const steps: ReportStep[] = items.map((item, i) => {
     const path = `${i + 1}`;
     const verify = verifyOf(input, path, item);
     const changed = new Map<string, ReportFile>();
-    for (const key of lineKeys)
-      if (key !== '' && topStep(key) === path) merge(changed, filesOf(input.linesByStep.get(key)));
+    for (const key of lineKeys) if (key !== '' && topStep(key) === path) merge(changed, filesOf(input.lines[key]));
     // The plan's file targets for this step; a step that named no path keeps the tracker's files.
     const fromScope = scopeEntries.filter((e) => e.step === i + 1).map((e) => e.pattern);
     const planned = fromScope.length > 0 ? fromScope : item.files;
@@ -172,7 +171,7 @@ export function buildReport(input: ReportInput): ExecutionReport {
     };
   });
   const all = new Map<string, ReportFile>();
-  for (const files of input.linesByStep.values()) merge(all, filesOf(files));
+  for (const files of Object.values(input.lines)) merge(all, filesOf(files));
   const touched = new Set(input.touched);
   const untouched = (input.scope?.entries ?? [])
     .filter((e) => e.source === 'step')

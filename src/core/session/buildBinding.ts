@@ -3,15 +3,15 @@
  * reads, checkpoints), the tracker wrapper that starts and checkpoints steps, and the closing
  * audit at the end of the run. `runBuild` calls these three; everything else reads their facts.
  */
-import { dirname, join } from 'node:path';
+import { closedReport, reportText } from '../build/closing';
 import { BuildGuard } from '../build/guard';
-import { BuildLedger } from '../build/ledger';
-import { buildReport, renderReport, type BuildOutcome, type ExecutionReport } from '../build/report';
+import { BuildLedger, type BuildManifest } from '../build/ledger';
+import type { BuildOutcome, ExecutionReport } from '../build/report';
+import { parseManifest } from '../build/revert';
 import { scopeOfPlan } from '../build/scope';
 import type { BufferWriter } from '../build/ports';
-import { verifyEntryOf } from '../plan/verification';
 import type { TrackerHandle } from '../tools/session/context';
-import type { SessionCore } from './core';
+import type { ClosedBuild, SessionCore } from './core';
 
 /** Opens the run's ledger and guard over the approved plan (no plan: everything is in scope). */
 export function openBuild(core: SessionCore, planMarkdown: string | undefined): BuildGuard {
@@ -59,43 +59,74 @@ export function checkpointingTracker(inner: TrackerHandle, guard: BuildGuard): T
 }
 
 /**
- * The closing audit: the execution report, written next to the plan as `<stem>.report.md` and
- * announced in `plan.execution.completed`. Undefined for a build without a plan.
+ * The closing audit: the ledger records how the build ended, and the execution report is written
+ * next to the plan as `<stem>.report.md` and announced in `plan.execution.completed`. Undefined for
+ * a build without a plan.
  */
 export async function closeBuild(
   core: SessionCore,
   guard: BuildGuard,
   outcome: BuildOutcome,
   reason?: string,
-  revises?: number,
 ): Promise<ExecutionReport | undefined> {
+  await guard.ledger.close(outcome, reason);
+  const manifest = guard.ledger.snapshot;
+  const closed = await reportClosed(core, manifest);
+  if (closed) core.closedBuild = { seq: closed.seq, manifest, markdown: closed.markdown };
+  return closed?.report;
+}
+
+/**
+ * The plan's tracker moved after the build closed (a person's result, a revert, a hand edit): the
+ * report is written again from the build's manifest as stored (a revert there included) and the
+ * plan now, and its card replaced.
+ */
+export function reauditBuild(core: SessionCore): Promise<void> {
+  const closed = core.closedBuild;
+  if (!closed || core.build) return Promise.resolve();
+  const run = async () => {
+    if (core.build || core.closedBuild !== closed) return;
+    const stored = parseManifest(
+      await core.deps
+        .checkpoints?.(core.id)
+        .readManifest()
+        .catch(() => undefined),
+    );
+    const manifest = stored ?? closed.manifest;
+    if (!manifest || (manifest.planFile !== undefined && manifest.planFile !== core.planFile)) return;
+    const again = await reportClosed(core, manifest, closed);
+    if (again) closed.markdown = again.markdown;
+  };
+  const next = (closed.queue ?? Promise.resolve()).then(run);
+  closed.queue = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Writes and announces the report of the closed build `manifest` records. A rewrite (`closed`)
+ * replaces the first card, and is skipped when the report says what it said last time.
+ */
+async function reportClosed(
+  core: SessionCore,
+  manifest: BuildManifest,
+  closed?: ClosedBuild,
+): Promise<{ report: ExecutionReport; seq: number; markdown: string } | undefined> {
+  const revises = closed?.seq;
   const planFile = core.planFile;
-  const stem = core.planStem;
-  if (planFile === undefined || stem === undefined) return undefined;
-  const ledger = guard.ledger;
-  let title = '';
-  try {
-    title = (await core.store.load(stem)).summary.title;
-  } catch {
-    // the report names the plan file instead
-  }
-  const report = buildReport({
+  if (planFile === undefined) return undefined;
+  // The plan as the workspace holds it now: its tracker and title, as every surface reads them.
+  const plan = core.plans.peek(planFile) ?? (await core.plans.plan(planFile).catch(() => undefined));
+  const report = closedReport(manifest, {
     planFile,
-    title,
-    outcome,
-    ...(reason !== undefined ? { reason } : {}),
-    tracker: core.tracker?.get(),
-    entryOf: verifyEntryOf,
+    title: plan?.verdict.summary.title ?? '',
+    tracker: plan?.tracker ?? core.tracker?.get(),
     latest: (step, entry) => core.verifier.latest(planFile, step, entry),
-    scope: ledger.scope,
-    linesByStep: ledger.linesByStep,
-    touched: ledger.touched,
-    drift: ledger.drift,
   });
-  const markdown = renderReport(report, (f) => relativeTo(core.root, f));
-  const reportFile = join(dirname(planFile), `${stem}.report.md`);
+  if (!report) return undefined;
+  const { file, markdown } = reportText(core.root, report);
+  if (closed?.markdown === markdown) return undefined;
   try {
-    await core.deps.writer.writeFileAtomic(reportFile, markdown);
+    await core.deps.writer.writeFileAtomic(file, markdown);
   } catch (err) {
     core.notice(
       `The execution report could not be written (${err instanceof Error ? err.message : String(err)}).`,
@@ -105,29 +136,14 @@ export async function closeBuild(
   const event = core.bus.emit({
     type: 'plan.execution.completed',
     plan_file: planFile,
-    report_file: reportFile,
-    outcome,
+    report_file: file,
+    outcome: report.outcome,
     complete: report.complete,
     report,
     markdown,
     session: core.id,
-    checkpoints: [...new Set(ledger.snapshot.checkpoints.flatMap((c) => (c.step !== undefined ? [c.step] : [])))],
+    checkpoints: [...new Set(manifest.checkpoints.flatMap((c) => (c.step !== undefined ? [c.step] : [])))],
     ...(revises !== undefined ? { revises } : {}),
   });
-  core.closedBuild = { guard, outcome, ...(reason !== undefined ? { reason } : {}), seq: revises ?? event.seq };
-  return report;
-}
-
-/**
- * A person's verify result after the build closed (Mark checked, a lens or panel run): the report
- * is written again from the plan's tracker and results now, and its card replaced.
- */
-export async function reauditBuild(core: SessionCore): Promise<void> {
-  const closed = core.closedBuild;
-  if (!closed || core.build) return;
-  await closeBuild(core, closed.guard, closed.outcome, closed.reason, closed.seq);
-}
-
-function relativeTo(root: string, file: string): string {
-  return file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file;
+  return { report, seq: revises ?? event.seq, markdown };
 }

@@ -34,3 +34,16 @@ export interface SessionCheckpoint {
    */
   readonly inFlight?: { readonly input: string };
 }
+
+/**
+ * The closed build a restored session's report follows: the card of the last report its archive
+ * holds, unless a new plan reached the gate after it (a new plan's build writes its own report).
+ */
+export function closedBuildOf(session: string, events: readonly ThreadEvent[]): { readonly seq: number } | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'plan.approval.requested') return undefined;
+    if (e.type === 'plan.execution.completed' && e.session === session) return { seq: e.revises ?? e.seq };
+  }
+  return undefined;
+}

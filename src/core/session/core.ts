@@ -24,7 +24,19 @@ import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
 import { VerifyJournal } from '../verify/journal';
 import type { BuildGuard } from '../build/guard';
-import type { BuildOutcome } from '../build/report';
+import type { BuildManifest } from '../build/ledger';
+
+/** A closed build whose report follows its plan. */
+export interface ClosedBuild {
+  /** The seq of its first report card (every rewrite replaces that card). */
+  readonly seq: number;
+  /** Its manifest, when this process ran it (else read from the checkpoint store). */
+  readonly manifest?: BuildManifest;
+  /** The report as last written: a rewrite that says the same is not written again. */
+  markdown?: string;
+  /** Rewrites run one after another. */
+  queue?: Promise<void>;
+}
 import {
   BudgetState,
   PlanState,
@@ -185,10 +197,11 @@ export class SessionCore {
     }
   }
 
-  /** The last build's closing facts, kept so a later verify result can write its report again. */
-  closedBuild:
-    | { readonly guard: BuildGuard; readonly outcome: BuildOutcome; readonly reason?: string; readonly seq: number }
-    | undefined;
+  /**
+   * The last build's closing: the seq of its report card, and its manifest when this process ran
+   * it. A later move of the plan's tracker writes the report again.
+   */
+  closedBuild: ClosedBuild | undefined;
 
   get planStem(): string | undefined {
     return this.plan.stem;

@@ -2,8 +2,8 @@
  * The session follows its plan in the workspace: whatever changes the plan's tracker or its verify
  * results (the build agent, a person's result, a revert, a hand edit, another tool writing the
  * files) goes out as `tracker.updated`, and the review threads of its plan go on its bus as
- * `review.*` events. A person's finished result or a revert after its build closed writes the
- * build's report again, so its card says what is done now.
+ * `review.*` events. After its build closed, a move of the tracker (a person's finished result, a
+ * revert, a hand edit) writes the build's report again, so its card says what is done now.
  */
 import { reauditBuild } from './buildBinding';
 import type { SessionCore } from './core';
@@ -19,8 +19,9 @@ export function followPlans(core: SessionCore): () => void {
     if (text === announced && c.reason !== 'verify') return;
     announced = text;
     emitTracker(core, c.plan.tracker);
-    const byPerson = c.record?.origin === 'person' && c.record.status !== 'running';
-    if (c.reason === 'reverted' || byPerson)
+    // A new revision is a new plan: the closed build's report stays as it was written.
+    if (c.reason === 'revision') core.closedBuild = undefined;
+    else if (c.reason !== 'verify' || (c.record?.origin === 'person' && c.record.status !== 'running'))
       void reauditBuild(core).catch((err: unknown) => core.deps.log?.(`report: ${String(err)}`));
   });
   const reviews = core.plans.onReview((e) => {

@@ -21,7 +21,7 @@ import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
 import { followPlans } from './planFollow';
 import { StandingFollower, type SessionStanding } from './standing';
-import type { RestoredState, SessionCheckpoint } from './checkpoint';
+import { closedBuildOf, type RestoredState, type SessionCheckpoint } from './checkpoint';
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -80,6 +80,7 @@ class PlanwiseSession implements Session {
       this.core.interviewState.denied = c.interviewDenied;
       this.core.budget.restore(c.lastPromptTokens);
       if (c.spent) this.core.guards.restoreSpent(c.spent);
+      this.core.closedBuild = closedBuildOf(id, restored.events);
       this.task = c.task;
       const s = this.core.machine.state;
       if (c.inFlight && (s === 'planning' || s === 'revising')) this.interruptedInput = c.inFlight.input;
