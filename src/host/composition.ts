@@ -384,7 +384,6 @@ export function composeHost(shared: SharedParts): Host {
         .catch(() => undefined)),
     gateOpenFor: (file) => controller.current?.state === 'awaiting_approval' && controller.current.planFile === file,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
-    openComments: (file) => review.openCount(file),
   };
 
   // A reload mid-plan brings the session back, with its pending approval or question.

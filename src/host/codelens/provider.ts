@@ -13,13 +13,12 @@ export interface LensSource {
   parse(markdown: string): Pick<PlanVerdict, 'summary'>;
   /**
    * The plan as the workspace holds it: its tracker, its verify results (kept ones brought back
-   * after a reload), its revisions. Undefined when the file cannot be read as a plan.
+   * after a reload), its revisions, its review threads. Undefined when the file cannot be read as
+   * a plan.
    */
-  planOf(planFile: string): Promise<Pick<ParsedPlan, 'tracker' | 'results' | 'revisions'> | undefined>;
+  planOf(planFile: string): Promise<Pick<ParsedPlan, 'tracker' | 'results' | 'revisions' | 'review'> | undefined>;
   gateOpenFor(planFile: string): boolean;
   isPlanFile(path: string): boolean;
-  /** Unresolved review threads on a plan (absent: the host keeps no review). */
-  openComments?(planFile: string): Promise<number>;
 }
 
 function commandOf(action: LensAction, file: string): Pick<vscode.Command, 'command' | 'arguments'> {
@@ -60,7 +59,7 @@ export async function provideLenses(source: LensSource, doc: vscode.TextDocument
     resultOf: (step, entry) => (plan ? resultIn(plan, step, entry) : undefined),
     gateOpen: source.gateOpenFor(file),
     revisions: plan?.revisions ?? 0,
-    ...(source.openComments ? { openComments: await source.openComments(file) } : {}),
+    openComments: plan?.review?.open ?? 0,
   });
   return specs.map((s) => {
     const range = new vscode.Range(s.line, 0, s.line, 0);

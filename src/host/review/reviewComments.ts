@@ -71,15 +71,6 @@ export class ReviewComments implements vscode.Disposable {
     if (change.plan) this.render(change.plan);
   }
 
-  /** Unresolved threads of a plan, for the CodeLens row and the gate. */
-  async openCount(planFile: string): Promise<number> {
-    try {
-      return (await this.workspace().plan(planFile)).review?.open ?? 0;
-    } catch {
-      return 0;
-    }
-  }
-
   /** Reads the plan through the workspace and renders its threads where the engine anchored them. */
   async refresh(planFile: string): Promise<void> {
     try {
