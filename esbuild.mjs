@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readFileSync, mkdirSync, copyFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cliBuilds } from './scripts/cliBuild.mjs';
+import { cliBuilds, grammarBundles } from './scripts/cliBuild.mjs';
 import { webviewBuild } from './scripts/webviewBuild.mjs';
 import { codiconSubset } from './scripts/panelStyles.mjs';
 
@@ -185,12 +185,19 @@ const configs = [
     outdir: 'dist',
     plugins: [vscodeApiPlugin, bundleBoundaries({ bundles: EXTENSION_BUNDLES, dir: '.', engineExports })],
   },
-  // The CLI: its dispatcher, dist/cli.cjs, and a bundle per command in dist/cli/ (scripts/cliBuild.mjs).
-  // The session bundle requires dist/mcp.js on first use: bundled into it, the MCP SDK's lazily
-  // evaluated modules would share zod's with the eager ones.
+  // The CLI: its dispatcher, dist/cli.cjs, a bundle per command in dist/cli/ and one per grammar
+  // file in dist/cli/grammar/ (scripts/cliBuild.mjs). The session bundle requires dist/mcp.js on
+  // first use: bundled into it, the MCP SDK's lazily evaluated modules would share zod's with the
+  // eager ones.
   ...cliBuilds(node).map((c) =>
     c.outdir === 'dist'
-      ? { ...c, plugins: [bundleBoundaries({ bundles: { mcp: EXTENSION_BUNDLES.mcp }, dir: '..' })] }
+      ? {
+          ...c,
+          plugins: [
+            bundleBoundaries({ bundles: { mcp: EXTENSION_BUNDLES.mcp }, dir: '..' }),
+            bundleBoundaries({ bundles: grammarBundles, dir: './grammar' }),
+          ],
+        }
       : c,
   ),
   // The panel (scripts/webviewBuild.mjs), and its own style sheet, minified as the host writes it

@@ -29,7 +29,7 @@ describe('the CLI loads only the bundle a command needs', function () {
     // Prints, at exit, the command bundles loaded, in load order.
     writeFileSync(
       join(stage, 'record.cjs'),
-      "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]/, '')))));\n",
+      "process.on('exit', () => process.stderr.write('\\nBUNDLES ' + JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(f)).map((f) => f.replace(/^.*[\\\\/]dist[\\\\/]cli[\\\\/]/, '').replace(/\\\\/g, '/')))));\n",
     );
     // Prints, at exit, which of process.stdin/stdout/stderr were touched (Node builds each on first touch).
     writeFileSync(
@@ -66,9 +66,16 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.deepEqual([r.code, r.out.trim(), r.bundles], [0, '0.1.0', []]);
   });
 
-  it('check-command loads the gate bundle only', async () => {
+  it("check-command loads the gate bundle and the grammar file of the command's program only", async () => {
     const r = await run(['check-command', '--', 'ls'], plain);
-    assert.deepEqual([r.code, r.out, r.bundles], [0, 'allowed: read-only command\n', ['check-command.js']]);
+    assert.deepEqual(
+      [r.code, r.out, r.bundles],
+      [0, 'allowed: read-only command\n', ['check-command.js', 'grammar/ls.js']],
+    );
+    const git = await run(['check-command', '--', 'git status && wc -l README.md'], plain);
+    assert.deepEqual([git.code, git.bundles], [0, ['check-command.js', 'grammar/git.js', 'grammar/text.js']]);
+    const refused = await run(['check-command', '--', 'rm -rf x'], plain);
+    assert.deepEqual([refused.code, refused.bundles], [1, ['check-command.js']]);
   });
 
   it('--version and check-command print their one line without building a stdio stream', async () => {
@@ -121,5 +128,14 @@ describe('the CLI loads only the bundle a command needs', function () {
     assert.deepEqual([...named].sort(), Object.keys(table).sort());
     const built = readdirSync(join(stage, 'dist/cli')).filter((f) => f.endsWith('.js'));
     assert.deepEqual(built.sort(), [...new Set(Object.values(table))].map((b) => `${b}.js`).sort());
+  });
+
+  it('the build wrote one bundle per grammar file, and each holds only its own programs', () => {
+    const sources = readdirSync(join(repo, 'src/core/gate/grammar/programs')).filter((f) => f.endsWith('.ts'));
+    const built = readdirSync(join(stage, 'dist/cli/grammar')).filter((f) => f.endsWith('.js'));
+    assert.deepEqual(built.sort(), sources.map((f) => f.replace(/\.ts$/, '.js')).sort());
+    // The gate's own bundle holds no grammar: git's options are in git's file alone.
+    assert.doesNotMatch(readFileSync(join(stage, 'dist/cli/check-command.js'), 'utf8'), /--no-textconv/);
+    assert.match(readFileSync(join(stage, 'dist/cli/grammar/git.js'), 'utf8'), /--no-textconv/);
   });
 });

@@ -2,23 +2,23 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allowedPrograms, byProgram, grammarOf } from '../../src/core/gate/grammar';
+import { allowedPrograms, grammarOf } from '../../src/core/gate/grammar';
 import { parseArgv } from '../../src/core/gate/argv';
-import { grammars as astGrepFile } from '../../src/core/gate/grammar/astGrep';
-import { grammars as batFile } from '../../src/core/gate/grammar/bat';
-import { grammars as diffFile } from '../../src/core/gate/grammar/diff';
-import { grammars as echoFile } from '../../src/core/gate/grammar/echo';
-import { grammars as fdFile } from '../../src/core/gate/grammar/fd';
-import { grammars as gitFile } from '../../src/core/gate/grammar/git';
-import { grammars as grepFile } from '../../src/core/gate/grammar/grep';
-import { grammars as infoFile } from '../../src/core/gate/grammar/info';
-import { grammars as jqFile } from '../../src/core/gate/grammar/jq';
+import { grammars as astGrepFile } from '../../src/core/gate/grammar/programs/astGrep';
+import { grammars as batFile } from '../../src/core/gate/grammar/programs/bat';
+import { grammars as diffFile } from '../../src/core/gate/grammar/programs/diff';
+import { grammars as echoFile } from '../../src/core/gate/grammar/programs/echo';
+import { grammars as fdFile } from '../../src/core/gate/grammar/programs/fd';
+import { grammars as gitFile } from '../../src/core/gate/grammar/programs/git';
+import { grammars as grepFile } from '../../src/core/gate/grammar/programs/grep';
+import { grammars as infoFile } from '../../src/core/gate/grammar/programs/info';
+import { grammars as jqFile } from '../../src/core/gate/grammar/programs/jq';
 import { deniedInFilter } from '../../src/core/gate/grammar/jqFilter';
-import { grammars as lsFile } from '../../src/core/gate/grammar/ls';
-import { grammars as treeFile } from '../../src/core/gate/grammar/tree';
-import { grammars as rgFile } from '../../src/core/gate/grammar/rg';
-import { grammars as testFile } from '../../src/core/gate/grammar/test';
-import { grammars as textFile } from '../../src/core/gate/grammar/text';
+import { grammars as lsFile } from '../../src/core/gate/grammar/programs/ls';
+import { grammars as treeFile } from '../../src/core/gate/grammar/programs/tree';
+import { grammars as rgFile } from '../../src/core/gate/grammar/programs/rg';
+import { grammars as testFile } from '../../src/core/gate/grammar/programs/test';
+import { grammars as textFile } from '../../src/core/gate/grammar/programs/text';
 import type { Grammar, Grammars } from '../../src/core/gate/grammar/types';
 
 /** Splits a command's arguments the way the shell would for these cases: spaces, '…' and "…". */
@@ -573,17 +573,17 @@ describe('grammars: test', () => {
 });
 
 describe('the grammar registry', () => {
-  /** Every file of src/core/gate/grammar/ that exports `grammars`, with that export. */
+  /** Every file of src/core/gate/grammar/programs/, with its `grammars`. */
   const files = async (): Promise<[string, Grammars][]> => {
-    const dir = join(__dirname, '../../src/core/gate/grammar');
+    const dir = join(__dirname, '../../src/core/gate/grammar/programs');
     const names = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-    const loaded = await Promise.all(
-      names.map(async (f): Promise<[string, unknown]> => [
-        f,
-        ((await import(join(dir, f))) as { grammars?: unknown }).grammars,
-      ]),
+    return Promise.all(
+      names.map(async (f): Promise<[string, Grammars]> => {
+        const grammars = ((await import(join(dir, f))) as { grammars?: Grammars }).grammars;
+        assert.ok(grammars, `${f} exports no grammars`);
+        return [f, grammars];
+      }),
     );
-    return loaded.filter((e): e is [string, Grammars] => e[1] !== undefined);
   };
 
   /** A grammar as text, each function by its source, to compare two builds of one grammar. */
@@ -602,7 +602,9 @@ describe('the grammar registry', () => {
       }
     }
     const programs = all.flatMap(([, g]) => Object.keys(g)).sort();
-    assert.deepEqual(allowedPrograms(), programs);
+    const twice = programs.filter((p, i) => programs[i + 1] === p);
+    assert.deepEqual(twice, [], 'programs named by two files');
+    assert.deepEqual(allowedPrograms(), programs, 'the registry names exactly the programs of the files');
   });
 
   it('builds a grammar once and gives that same grammar every time', () => {
@@ -613,13 +615,6 @@ describe('the grammar registry', () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'python', 'LS', '']) {
       assert.equal(grammarOf(name), undefined, name);
     }
-  });
-
-  it('refuses two files that name the same program', () => {
-    const cat: Grammars = { cat: () => ({ name: 'cat', options: {} }) };
-    const catAndLs: Grammars = { ...cat, ls: () => ({ name: 'ls', options: {} }) };
-    assert.deepEqual([...byProgram([lsFile, cat]).keys()], ['ls', 'cat']);
-    assert.throws(() => byProgram([lsFile, catAndLs]), /two grammar files name the program 'ls'/);
   });
 });
 

@@ -2,9 +2,9 @@
 /**
  * A command's module, by its file name in this folder (`checkCommand` for checkCommand.ts), loaded
  * when the command runs, so `planwise check-command` never loads the model client. Run from source
- * (the tests), or bundled into one file, this is a plain require of the module. In the built CLI,
- * scripts/cliBuild.mjs puts in this file's place a loader of the command's own bundle, dist/cli/<bundle>.js
- * (src/cli/loadBundle.ts), for each command src/cli/main.ts loads.
+ * (the tests), this is a plain require of the module. The built CLI does not use it: its
+ * dispatcher, bin.ts, requires the command's own bundle, dist/cli/<bundle>.js, named in
+ * commands/bundles.json.
  */
 export function loadCommand(file: string): unknown {
   switch (file) {

@@ -1,9 +1,9 @@
 /**
- * Rules §1.1 step 5: which program a command word names. The allow-list is the set of programs
- * with a grammar (`grammar/registry.ts`); everything else is refused with the reason that fits it.
+ * Rules §1.1 step 5: which program a command word names. The allow-list is the programs
+ * `grammar/registry.ts` names; everything else is refused with the reason that fits it.
  */
 import { posix } from 'node:path';
-import { grammarOf } from './grammar';
+import { isAllowed } from './grammar';
 import type { PathResolver } from './resolve';
 import { blocked, type Verdict, type Word } from './types';
 
@@ -61,7 +61,7 @@ export function programOf(word: Word, resolver: PathResolver): string | Verdict 
   if (!normal.startsWith('/') || !SYSTEM_BIN_DIRS.has(posix.dirname(normal))) {
     return blocked('program', `'${v}' runs a file by path; only system programs are allowed, called by name`);
   }
-  if (!grammarOf(name)) return programByName(name, v);
+  if (!isAllowed(name)) return programByName(name, v);
   return resolver.realpathOf(normal).then((real) => {
     if (real === null) return blocked('program', `'${v}' does not exist`);
     const base = posix.basename(real);
@@ -78,8 +78,8 @@ function programByName(name: string, v: string): string | Verdict {
     return blocked('prefix', `'${v}' runs another command; command prefixes are not allowed`);
   }
   if (name === 'cd') return blocked('cd', "'cd' must be a command of its own, without assignments before it");
-  if (grammarOf(name)) return name;
+  if (isAllowed(name)) return name;
   // A case-insensitive file system runs `RG` as `rg`: judge it as that program.
-  if (grammarOf(lower)) return lower;
+  if (isAllowed(lower)) return lower;
   return refuseProgram(lower, v);
 }

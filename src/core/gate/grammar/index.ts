@@ -1,38 +1,34 @@
 /**
  * The allow-list of programs (rules §1.1 step 5), each with its argv grammar (step 7). A program
- * is allowed exactly when a grammar file names it. To add one, write its grammar in a file of its
- * own (or in its family's file, which then needs nothing more) and add that file's line to
- * `registry.ts`; `test/gate/grammars.test.ts` checks that every program of every file is found,
- * and the corpora say whether the grammar holds. A program's grammar is built the first time it
- * is asked for, and that same grammar is returned from then on.
+ * is allowed exactly when `registry.ts` names it. To add one, write its grammar in a file of
+ * programs/ (its own, or its family's) under the file's `grammars`, and add the program's line to
+ * the registry; `test/gate/grammars.test.ts` checks that the registry and the files name the same
+ * programs, and the corpora say whether the grammar holds. A program's grammar is built the first
+ * time it is asked for, and that same grammar is returned from then on.
  */
-import * as registry from './registry';
-import type { Grammar, Grammars } from './types';
+import { PROGRAMS } from './registry';
+import type { Grammar } from './types';
 
-/** The function that builds each allowed program's grammar, by name, from the files of the registry. */
-const BUILDERS: ReadonlyMap<string, () => Grammar> = byProgram(Object.values(registry));
+/** The file of each allowed program, by name (a Map: no inherited names). */
+const FILES: ReadonlyMap<string, () => Readonly<Record<string, () => Grammar>>> = new Map(Object.entries(PROGRAMS));
 
 /** The grammars built so far, by program name. */
 const BUILT = new Map<string, Grammar>();
 
-/** Every program of `files` with its builder; a program named by two files is an error. */
-export function byProgram(files: readonly Grammars[]): Map<string, () => Grammar> {
-  const out = new Map<string, () => Grammar>();
-  for (const file of files) {
-    for (const [program, build] of Object.entries(file)) {
-      if (out.has(program)) throw new Error(`two grammar files name the program '${program}'`);
-      out.set(program, build);
-    }
-  }
-  return out;
+/** Whether `program` is allowed, without loading its grammar. */
+export function isAllowed(program: string): boolean {
+  return FILES.has(program);
 }
 
 /** The grammar of an allowed program, or undefined when the program is not allowed. */
 export function grammarOf(program: string): Grammar | undefined {
   const built = BUILT.get(program);
   if (built !== undefined) return built;
-  const build = BUILDERS.get(program);
-  if (build === undefined) return undefined;
+  const file = FILES.get(program);
+  if (file === undefined) return undefined;
+  const grammars = file();
+  const build = Object.hasOwn(grammars, program) ? grammars[program] : undefined;
+  if (build === undefined) throw new Error(`the grammar file of '${program}' does not name it`);
   const grammar = build();
   BUILT.set(program, grammar);
   return grammar;
@@ -40,5 +36,5 @@ export function grammarOf(program: string): Grammar | undefined {
 
 /** The allowed programs, sorted (for messages and the README). */
 export function allowedPrograms(): string[] {
-  return [...BUILDERS.keys()].sort();
+  return [...FILES.keys()].sort();
 }

@@ -3,8 +3,8 @@
  * list instead of searching; the rest are paths. Refused: what runs programs (`--pre`,
  * `--pre-glob`, `--hostname-bin`, `-z`) and following symlinks (`-L`).
  */
-import { flags, following, patternFirst, refused, terminal, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, following, patternFirst, refused, terminal, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const SUPPLIERS = ['-e', '--regexp', '-f', '--file', '--files', '--type-list'];
 

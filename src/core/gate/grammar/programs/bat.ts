@@ -3,8 +3,8 @@
  * (`--pager`, `--paging` other than never, `--lessopen`), and what writes (`bat cache`,
  * `--generate-config-file`).
  */
-import { flags, refused, terminal, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, refused, terminal, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const bat = (): Grammar => ({
   name: 'bat',

@@ -2,8 +2,8 @@
  * GNU diff (diffutils 3.8). Operands are the files or directories compared. GNU diff follows
  * symlinks while it recurses, so `-r` needs `--no-dereference`; `-l` runs `pr`.
  */
-import { flags, HELP_VERSION, refused, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, HELP_VERSION, refused, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const diff = (): Grammar => ({
   name: 'diff',

@@ -4,8 +4,8 @@
  * `s///`. Where the host knows sed is GNU sed, the gate also switches on `--sandbox`, which makes
  * sed itself refuse those commands: a second line of defence.
  */
-import { sedScriptProblem } from '../sedScript';
-import type { ArgvState, Grammar, Grammars, OptionSpec } from './types';
+import { sedScriptProblem } from '../../sedScript';
+import type { ArgvState, Grammar, Grammars, OptionSpec } from '../types';
 
 const FLAG: OptionSpec = {};
 const SCRIPT: OptionSpec = { value: 'script', suppliesPattern: true };

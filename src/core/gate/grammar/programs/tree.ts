@@ -3,8 +3,8 @@
  * (`tree -o`, `tree -R` writes `00Tree.html` files), or reads directory names from a file
  * (`tree --fromfile`).
  */
-import { flags, own, type Table, valued, table, once } from './kit';
-import type { ArgKind, CustomParse, Grammar, Grammars, OptionSpec } from './types';
+import { flags, own, type Table, valued, table, once } from '../kit';
+import type { ArgKind, CustomParse, Grammar, Grammars, OptionSpec } from '../types';
 
 /*
  * tree reads its options its own way: an option letter that takes a value takes the NEXT word,

@@ -1,6 +1,6 @@
 /** The grammar of GNU ls (coreutils 9.1). Refused: what follows symlinks while descending (`ls -L`). */
-import { flags, following, GNU_WHEN, HELP_VERSION, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, following, GNU_WHEN, HELP_VERSION, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const ls = (): Grammar => ({
   name: 'ls',

@@ -5,7 +5,7 @@
  * whenever it could be one (`test -e x -a -f y` makes `-f` and `y` both paths), because a file
  * read as text would go unchecked while text read as a file only costs a path check.
  */
-import type { ArgKind, CustomParse, Grammar, Grammars } from './types';
+import type { ArgKind, CustomParse, Grammar, Grammars } from '../types';
 
 /** Unary operators whose operand is a file (`-a` is also the binary "and"). */
 const FILE_UNARY = new Set('-a -b -c -d -e -f -g -G -h -k -L -N -O -p -r -s -S -u -w -x'.split(' '));

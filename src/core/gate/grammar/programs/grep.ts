@@ -3,8 +3,8 @@
  * it; the rest are files. `-R` follows symlinks while recursing (refused: `-r` does not);
  * `-f`/`--exclude-from` name files grep reads, so they are paths.
  */
-import { flags, following, HELP_VERSION, patternFirst, valued, table, once, type Table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, following, HELP_VERSION, patternFirst, valued, table, once, type Table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const SUPPLIERS = ['-e', '--regexp', '-f', '--file'];
 

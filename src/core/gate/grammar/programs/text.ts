@@ -5,8 +5,8 @@
  * --compress-program`), reads file names from a file (`--files0-from`), writes temporary files
  * where it likes (`sort -T`) or never ends (`tail -f`).
  */
-import { flags, HELP_VERSION, refused, valued, table, once, type Table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, HELP_VERSION, refused, valued, table, once, type Table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const NAMES_FROM_FILE = 'reads the names of its input files from a file, which Planwise cannot check';
 

@@ -7,9 +7,9 @@
  * then a file, and the reader types that second word as text; `-f`/`--from-file` reads the filter
  * from a file whose text the gate cannot check for the builtins above.
  */
-import { flags, refused, terminal, valued, table } from './kit';
-import { deniedInFilter } from './jqFilter';
-import type { ArgvState, Grammar, Grammars } from './types';
+import { flags, refused, terminal, valued, table } from '../kit';
+import { deniedInFilter } from '../jqFilter';
+import type { ArgvState, Grammar, Grammars } from '../types';
 
 function filterCheck(state: ArgvState): { rule: string; reason: string } | null {
   const filter = state.positionals[0];

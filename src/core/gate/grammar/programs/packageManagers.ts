@@ -5,8 +5,8 @@
  * directory. After `--` (npm) or directly (pnpm, yarn) the test runner's own arguments follow the
  * test-argument grammar: selection and output options and files, never update or record modes.
  */
-import { FLAG, NUM, PATTERN, TEXT, once } from './kit';
-import type { Grammar, Grammars, OptionSpec } from './types';
+import { FLAG, NUM, PATTERN, TEXT, once } from '../kit';
+import type { Grammar, Grammars, OptionSpec } from '../types';
 
 const REWRITES: OptionSpec = { refuse: 'rewrites snapshots or expected output; run the tests without it' };
 const WATCHES: OptionSpec = { refuse: 'watches for changes and never ends' };

@@ -3,7 +3,7 @@
  * expression of tests, operators and actions. Only tests and printing actions are known; actions
  * that run commands, delete or write files, and the options that follow symlinks, are refused.
  */
-import type { ArgKind, CustomParse, Grammar, Grammars } from './types';
+import type { ArgKind, CustomParse, Grammar, Grammars } from '../types';
 
 type Kind = ArgKind['kind'];
 

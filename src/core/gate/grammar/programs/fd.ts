@@ -2,8 +2,8 @@
  * fd 8/9/10 (`fdfind` on Debian). The first operand is the pattern, the rest are paths to search.
  * Refused: running commands (`-x`, `-X`, and `-l`, which runs `ls`) and following symlinks (`-L`).
  */
-import { flags, following, refused, terminal, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { flags, following, refused, terminal, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 const TYPES = [
   'f', 'file', 'd', 'dir', 'directory', 'l', 'symlink', 'b', 'block-device', 'c', 'char-device',

@@ -7,10 +7,10 @@ const NO_PROGRAMS = '--no-textconv --no-ext-diff';
  * leaves the workspace; a pathspec must not). Options that write a file, run a program or point
  * git at another repository are refused by name; everything unknown is refused too.
  */
-import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT, table } from './kit';
-import { LISTING } from './gitListing';
-import { DIFF, REVS, RUNS_TEXTCONV, SUBMODULES_NOT_ENTERED } from './gitOptions';
-import type { Grammar, Grammars, OptionSpec } from './types';
+import { FLAG, flags, NUM, OPT_NUM, OPT_TEXT, PATTERN, TEXT, table } from '../kit';
+import { LISTING } from '../gitListing';
+import { DIFF, REVS, RUNS_TEXTCONV, SUBMODULES_NOT_ENTERED } from '../gitOptions';
+import type { Grammar, Grammars, OptionSpec } from '../types';
 
 const ENTERS_SUBMODULES: OptionSpec = {
   refuse: "enters submodules, whose own repositories' configuration could run programs",

@@ -3,8 +3,8 @@
  * run under /bin/sh, whose echo has no unknown options: every word after the leading -n/-e/-E
  * flags is printed, `--` and `--foo` included.
  */
-import { allText, flags, HELP_VERSION, refused, table } from './kit';
-import type { ArgKind, CustomParse, Grammar, Grammars } from './types';
+import { allText, flags, HELP_VERSION, refused, table } from '../kit';
+import type { ArgKind, CustomParse, Grammar, Grammars } from '../types';
 
 const ECHO_FLAGS = /^-[neE]+$/;
 

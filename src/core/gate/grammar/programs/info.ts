@@ -3,8 +3,8 @@
  * realpath, basename, dirname, date, whoami, uname (GNU coreutils 9.1, file 5.x, Debian's which).
  * Operands naming files are paths; basename and dirname only cut strings, so theirs are text.
  */
-import { allText, flags, following, HELP_VERSION, refused, terminal, valued, table } from './kit';
-import type { Grammar, Grammars } from './types';
+import { allText, flags, following, HELP_VERSION, refused, terminal, valued, table } from '../kit';
+import type { Grammar, Grammars } from '../types';
 
 /** Debian's `which` is a POSIX shell script: `-a`, then program names. */
 const which = (): Grammar => ({

@@ -3,8 +3,8 @@
  * build and run the project's own code (trusted workspaces only). After `--`, `cargo test` and
  * `nextest run` take libtest's selection and output options; clippy takes lint levels.
  */
-import { FLAG, flags, NUM, once, PATH, TEXT, table } from './kit';
-import type { Grammar, Grammars, OptionSpec } from './types';
+import { FLAG, flags, NUM, once, PATH, TEXT, table } from '../kit';
+import type { Grammar, Grammars, OptionSpec } from '../types';
 
 const COMMON = once((): Record<string, OptionSpec> =>
   table(

@@ -6,9 +6,9 @@
  * native parsers (`--custom-languages` other than ignore). Older ast-grep loads the native parsers
  * a project's sgconfig.yml names without asking, so ast-grep counts as running project code.
  */
-import { parseArgv } from '../argv';
-import { flags, following, refused, terminal, type Table, valued, table, once } from './kit';
-import type { ArgKind, ArgvState, CustomParse, Grammar, Grammars } from './types';
+import { parseArgv } from '../../argv';
+import { flags, following, refused, terminal, type Table, valued, table, once } from '../kit';
+import type { ArgKind, ArgvState, CustomParse, Grammar, Grammars } from '../types';
 
 const GLOBAL = once((): Table =>
   table(valued('path', '-c --config'), valued('text', '--custom-languages'), terminal('-h --help -V --version')),
