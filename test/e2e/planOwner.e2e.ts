@@ -255,12 +255,9 @@ describe('e2e: every surface follows the plan (installed VSIX)', function () {
       clicked,
     );
     console.log(`      after Mark checked (ms from the click): ${JSON.stringify(at)}; spread ${spread(at)} ms`);
-    // Planwise's own surfaces follow within a second of each other. The CodeLens is drawn when VS
-    // Code asks for it again, after its own wait and after it reloads the plan file the tracker
-    // block changed: it is held to a looser bound, and its figure is printed above.
-    const { CodeLens: lens, ...own } = at;
-    assert.ok(spread(own) <= 1000, `the surfaces followed ${spread(own)} ms apart`);
-    assert.ok(lens! - Math.max(...Object.values(own)) <= 5000, `the CodeLens followed ${lens} ms after the click`);
+    // Every surface follows within a second of the others, the CodeLens included: VS Code draws it
+    // when it asks for it again, after its own wait, from the same ParsedPlan the others read.
+    assert.ok(spread(at) <= 1000, `the surfaces followed ${spread(at)} ms apart`);
     const card = await (await panel.locator('[data-testid="build-report"] .pw-report-facts')).last().innerText();
     assert.match(card, /Steps\s+2 of 2 done/);
     assert.equal(await (await panel.locator('[data-testid="build-report"]')).count(), 1, 'the card is replaced');
