@@ -178,6 +178,7 @@ export const revertCommand: CliCommand = async (args, io) => {
     const report = after
       ? closedReport(reverted, {
           planFile: after.file,
+          revisions: after.revisions,
           title: after.verdict.summary.title,
           tracker: after.tracker,
           latest: (step, entry) => resultIn(after, step, entry),

@@ -17,6 +17,8 @@ import { scopeOfEntries } from './scope';
 /** The plan as the report reads it now. */
 export interface ReportedPlan {
   readonly planFile: string;
+  /** Its revision count now; the report is of the revision the build built, and of no later one. */
+  readonly revisions?: number;
   readonly title: string;
   readonly tracker: Tracker | undefined;
   /** The latest verify result of an entry of a step. */
@@ -24,10 +26,16 @@ export interface ReportedPlan {
   readonly entryOf?: (text: string) => VerifyEntry;
 }
 
-/** The report of the build `manifest` records; undefined while the build has not closed. */
+/**
+ * The report of the build `manifest` records; undefined while the build has not closed, and once
+ * the plan has a revision the build did not build.
+ */
 export function closedReport(manifest: BuildManifest, plan: ReportedPlan): ExecutionReport | undefined {
   const closed = manifest.closed;
   if (!closed) return undefined;
+  if (closed.revision !== undefined && plan.revisions !== undefined && plan.revisions !== closed.revision) {
+    return undefined;
+  }
   return buildReport({
     planFile: plan.planFile,
     title: plan.title,

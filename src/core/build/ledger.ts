@@ -89,11 +89,13 @@ export interface BuildManifest {
   readonly closed?: BuildClosing;
 }
 
-/** How a build ended, and the scope it ran under. */
+/** How a build ended, the scope it ran under, and the revision of the plan it built. */
 export interface BuildClosing {
   readonly outcome: BuildOutcome;
   readonly reason?: string;
   readonly scope?: readonly ScopeEntry[];
+  /** The plan's revision count when the build ended: a later revision is another plan. */
+  readonly revision?: number;
 }
 
 export interface LedgerOptions {
@@ -269,12 +271,13 @@ export class BuildLedger {
     return this.manifest.lines;
   }
 
-  /** The build ended: how, and under which scope, kept in the manifest for its report. */
-  close(outcome: BuildOutcome, reason?: string): Promise<void> {
+  /** The build ended: how, under which scope and on which revision, kept in the manifest for its report. */
+  close(outcome: BuildOutcome, reason?: string, revision?: number): Promise<void> {
     this.manifest.closed = {
       outcome,
       ...(reason !== undefined ? { reason } : {}),
       ...(this.scopeNow ? { scope: this.scopeNow.entries } : {}),
+      ...(revision !== undefined ? { revision } : {}),
     };
     return this.persist();
   }

@@ -69,7 +69,9 @@ export async function closeBuild(
   outcome: BuildOutcome,
   reason?: string,
 ): Promise<ExecutionReport | undefined> {
-  await guard.ledger.close(outcome, reason);
+  const planFile = core.planFile;
+  const revision = planFile !== undefined ? core.plans.peek(planFile)?.revisions : undefined;
+  await guard.ledger.close(outcome, reason, revision);
   const manifest = guard.ledger.snapshot;
   const closed = await reportClosed(core, manifest);
   if (closed) core.closedBuild = { seq: closed.seq, manifest, markdown: closed.markdown };
@@ -118,6 +120,7 @@ async function reportClosed(
   const plan = core.plans.peek(planFile) ?? (await core.plans.plan(planFile).catch(() => undefined));
   const report = closedReport(manifest, {
     planFile,
+    ...(plan ? { revisions: plan.revisions } : {}),
     title: plan?.verdict.summary.title ?? '',
     tracker: plan?.tracker ?? core.tracker?.get(),
     latest: (step, entry) => core.verifier.latest(planFile, step, entry),

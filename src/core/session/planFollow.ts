@@ -3,7 +3,8 @@
  * results (the build agent, a person's result, a revert, a hand edit, another tool writing the
  * files) goes out as `tracker.updated`, and the review threads of its plan go on its bus as
  * `review.*` events. After its build closed, a move of the tracker (a person's finished result, a
- * revert, a hand edit) writes the build's report again, so its card says what is done now.
+ * revert, a hand edit) writes the build's report again, so its card says what is done now; a new
+ * revision of the plan leaves it as it was (`reauditBuild`).
  */
 import { reauditBuild } from './buildBinding';
 import type { SessionCore } from './core';
@@ -19,9 +20,8 @@ export function followPlans(core: SessionCore): () => void {
     if (text === announced && c.reason !== 'verify') return;
     announced = text;
     emitTracker(core, c.plan.tracker);
-    // A new revision is a new plan: the closed build's report stays as it was written.
-    if (c.reason === 'revision') core.closedBuild = undefined;
-    else if (c.reason !== 'verify' || (c.record?.origin === 'person' && c.record.status !== 'running'))
+    const byPerson = c.record?.origin === 'person' && c.record.status !== 'running';
+    if (c.reason !== 'verify' || byPerson)
       void reauditBuild(core).catch((err: unknown) => core.deps.log?.(`report: ${String(err)}`));
   });
   const reviews = core.plans.onReview((e) => {
