@@ -25,10 +25,10 @@ import {
   ItemPatchSchema,
   LifecycleSchema,
   PanelNoticeSchema,
-  TrackerSchema,
   TranscriptItemSchema,
   ViewStateSchema,
 } from './viewState';
+import { TrackerSchema } from './tracker';
 
 const seq = z.number().int().nonnegative();
 const itemId = z.string().min(1).max(200);

@@ -6,6 +6,7 @@
  */
 
 export * from './viewState';
+export * from './tracker';
 export { emptyViewState } from './emptyState';
 export * from './hostMessages';
 export * from './webviewMessages';
