@@ -1,12 +1,81 @@
 /**
- * The panel's view of one engine item: what a later event about an item already shown changes on
- * its row (`patchOf`), and the plan view as the protocol carries it.
+ * The panel's view of one engine item: the row it becomes (`rowOf`), what a later event about an
+ * item already shown changes on its row (`patchOf`, and `resultOnCallRow` for a tool's result),
+ * and the plan view as the protocol carries it.
  */
 import type { ItemPayload } from '../../core/api/sessions';
-import type { PlanView, TranscriptItem } from '../../protocol';
-import { summariseArgs } from './translateParts';
+import type { ItemPatch, PlanView, TranscriptItem } from '../../protocol';
+import { summariseArgs, toFileChange } from './translateParts';
 
 export type Kind = TranscriptItem['kind'];
+
+/**
+ * The row an item the panel does not have yet becomes; `streaming` until the item completes. A
+ * report or instructions row comes from its own event, never from here.
+ */
+export function rowOf(
+  id: string,
+  kind: Kind,
+  item: ItemPayload,
+  streaming: boolean,
+  relativePath: (path: string) => string,
+): TranscriptItem {
+  const text = item.text ?? item.delta ?? '';
+  switch (kind) {
+    case 'user':
+      return { id, kind, text };
+    case 'assistant':
+    case 'thinking':
+      return { id, kind, text, streaming };
+    case 'tool_call':
+      return {
+        id,
+        kind,
+        callId: item.tool?.callId ?? '',
+        name: item.tool?.name ?? 'tool',
+        title: item.tool?.title ?? item.tool?.name ?? 'tool',
+        subject: item.tool?.subject ?? item.tool?.name ?? 'tool',
+        argsSummary: summariseArgs(item.tool?.arguments ?? ''),
+        ...(item.verdict ? { verdict: { allowed: item.verdict.allowed, reason: item.verdict.reason } } : {}),
+      };
+    case 'tool_result':
+      return {
+        id,
+        kind,
+        callId: item.result?.callId ?? '',
+        ok: item.result?.ok ?? false,
+        bytes: Math.max(0, Math.round(item.result?.bytes ?? 0)),
+        preview: item.result?.preview ?? text,
+      };
+    case 'plan':
+      return {
+        id,
+        kind,
+        markdown: item.plan?.markdown ?? text,
+        file: item.plan ? relativePath(item.plan.file) : '',
+        revision: item.plan?.revision ?? 0,
+        valid: item.plan?.valid ?? false,
+        streaming,
+        ...(item.plan?.view ? { view: toPlanView(item.plan.view) } : {}),
+      };
+    case 'notice':
+      return { id, kind, level: item.level ?? 'info', text };
+    case 'build_report':
+    case 'instructions':
+      throw new Error(`a ${kind} row comes from its own event, never from an item`);
+  }
+}
+
+/** A tool result the panel shows on its call's row (one row per call): what it changes there. */
+export function resultOnCallRow(r: NonNullable<ItemPayload['result']>): ItemPatch {
+  return {
+    outcome: r.outcome ?? (r.ok ? 'ok' : 'failed'),
+    bytes: Math.max(0, Math.round(r.bytes)),
+    preview: r.preview,
+    ...(r.title !== undefined ? { title: r.title } : {}),
+    ...(r.change ? { change: toFileChange(r.change) } : {}),
+  };
+}
 
 /** What an update of an item the panel already shows changes on its row. */
 export function patchOf(

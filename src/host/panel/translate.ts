@@ -4,8 +4,8 @@
  * into, the lifecycle and handoff so far) and never touches VS Code.
  */
 import type { ItemPayload, ThreadEvent } from '../../core/api/sessions';
-import type { DeltaOp, HandoffStep, Lifecycle, NoticeAction, TranscriptItem } from '../../protocol';
-import { summariseArgs, toBudget, toFileChange, toTrackerNode } from './translateParts';
+import type { DeltaOp, Lifecycle, NoticeAction } from '../../protocol';
+import { toBudget, toTrackerNode } from './translateParts';
 import { toReportItem } from './reportItem';
 import { toInstructionsItem } from './instructionsItem';
 import {
@@ -17,7 +17,8 @@ import {
   noticeId,
 } from './eventText';
 import { RetryNotice } from './retryNotice';
-import { patchOf, toPlanView, type Kind } from './itemShape';
+import { RunStatus } from './runStatus';
+import { patchOf, resultOnCallRow, rowOf, type Kind } from './itemShape';
 
 export { summariseArgs, toBudget, toTrackerNode } from './translateParts';
 export { compactedText, noticeId, retryText } from './eventText';
@@ -47,8 +48,8 @@ export class EventTranslator {
   private readonly alias = new Map<string, string>();
   /** turn id → id of the plan item streaming in that turn. */
   private readonly planOfTurn = new Map<string, string>();
-  private lifecycle: Lifecycle = { state: 'idle', mode: 'plan', busy: false };
-  private handoff: HandoffStep[] | undefined;
+  /** The lifecycle and the handoff's steps, as the panel shows them. */
+  private readonly run = new RunStatus();
   /** The notice of a request's retries while they last. */
   private readonly retry = new RetryNotice();
   private planCount = 0;
@@ -60,7 +61,7 @@ export class EventTranslator {
   constructor(private readonly ctx: TranslateContext) {}
 
   get currentLifecycle(): Lifecycle {
-    return this.lifecycle;
+    return this.run.current;
   }
 
   /** Forget everything (a new session starts with an empty panel). */
@@ -68,8 +69,7 @@ export class EventTranslator {
     this.known.clear();
     this.alias.clear();
     this.planOfTurn.clear();
-    this.lifecycle = lifecycle;
-    this.handoff = undefined;
+    this.run.reset(lifecycle);
     this.retry.reset();
     this.decisionNotice = undefined;
     this.echoes.length = 0;
@@ -94,9 +94,8 @@ export class EventTranslator {
    * were under way when the run ended (an archive cut off mid-wait) are over.
    */
   syncLifecycle(lifecycle: Lifecycle): DeltaOp[] {
-    this.handoff = undefined;
     const settled = lifecycle.busy ? [] : this.retry.settle('interrupted');
-    return [...settled, ...this.setLifecycle(lifecycle)];
+    return [...settled, ...this.run.sync(lifecycle)];
   }
 
   /**
@@ -132,14 +131,14 @@ export class EventTranslator {
   private translateEvent(event: ThreadEvent): DeltaOp[] {
     switch (event.type) {
       case 'thread.started':
-        return this.setLifecycle({ mode: event.mode, busy: true });
+        return this.run.set({ mode: event.mode, busy: true });
       case 'turn.started':
-        return [...this.endHandoff(), ...this.setLifecycle({ busy: true })];
+        return [...this.run.endHandoff(), ...this.run.set({ busy: true })];
       case 'turn.completed':
       case 'thread.completed':
-        return this.setLifecycle({ busy: false });
+        return this.run.set({ busy: false });
       case 'state.changed':
-        return this.setLifecycle({ state: event.state, mode: event.mode });
+        return this.run.set({ state: event.state, mode: event.mode });
       case 'item.started':
       case 'item.updated':
         return this.item(event.item, event.turn_id, false, event.seq);
@@ -150,7 +149,7 @@ export class EventTranslator {
       case 'plan.approval.requested':
         return [];
       case 'plan.approval.resolved': {
-        if (event.decision === 'fresh_context' || event.decision === 'execute') this.handoff = [];
+        if (event.decision === 'fresh_context' || event.decision === 'execute') this.run.startHandoff();
         this.decisionNotice = noticeId(event.seq);
         return [{ op: 'gate.set', gate: null }, this.notice(event.seq, 'info', decisionText(event))];
       }
@@ -191,7 +190,7 @@ export class EventTranslator {
         return []; // shown through the tracker.updated that follows it
 
       case 'progress':
-        return this.progress(event.message);
+        return this.run.progress(event.message);
       case 'model.retrying':
         // One request's retries are one notice, updated in place.
         return this.retry.announce(event, (id) => this.known.set(id, 'notice'));
@@ -229,11 +228,11 @@ export class EventTranslator {
         return [
           ...this.endPlanStreams(),
           { op: 'item.add', item: { id, kind: 'notice', level: 'info', text } },
-          ...this.setLifecycle({ busy: false }),
+          ...this.run.set({ busy: false }),
         ];
       }
       case 'model.waiting':
-        return this.setLifecycle({ waitingSince: event.waiting ? event.at - event.silent_ms : undefined });
+        return this.run.set({ waitingSince: event.waiting ? event.at - event.silent_ms : undefined });
       case 'error': {
         // The run that failed has ended: one notice, inline, with what the person can do next.
         const id = noticeId(event.seq);
@@ -242,42 +241,9 @@ export class EventTranslator {
         const key = event.kind === 'auth' && this.ctx.takesKey?.() !== false;
         const actions: NoticeAction[] = key ? ['setApiKey', 'retry', 'changeProvider'] : ['retry', 'changeProvider'];
         const item = { id, kind: 'notice', level: 'error', text: event.message, actions };
-        return [...this.endPlanStreams(), { op: 'item.add', item } as DeltaOp, ...this.setLifecycle({ busy: false })];
+        return [...this.endPlanStreams(), { op: 'item.add', item } as DeltaOp, ...this.run.set({ busy: false })];
       }
     }
-  }
-
-  private setLifecycle(patch: { [K in keyof Lifecycle]?: Lifecycle[K] | undefined }): DeltaOp[] {
-    const merged = { ...this.lifecycle, ...patch };
-    // A run that is over waits for nothing.
-    const waitingSince = merged.busy ? merged.waitingSince : undefined;
-    const { waitingSince: _dropped, ...rest } = merged;
-    const next: Lifecycle = { ...rest, ...(waitingSince !== undefined ? { waitingSince } : {}) };
-    const prev = this.lifecycle;
-    if (
-      next.state === prev.state &&
-      next.mode === prev.mode &&
-      next.busy === prev.busy &&
-      next.waitingSince === prev.waitingSince
-    ) {
-      return [];
-    }
-    this.lifecycle = next;
-    return [{ op: 'lifecycle.set', lifecycle: next }];
-  }
-
-  private progress(message: string): DeltaOp[] {
-    if (this.handoff === undefined) return [];
-    const steps: HandoffStep[] = this.handoff.map((s) => (s.status === 'active' ? { ...s, status: 'done' } : s));
-    steps.push({ label: message, status: 'active' });
-    this.handoff = steps;
-    return [{ op: 'handoff.set', handoff: { steps } }];
-  }
-
-  private endHandoff(): DeltaOp[] {
-    if (this.handoff === undefined) return [];
-    this.handoff = undefined;
-    return [{ op: 'handoff.set', handoff: null }];
   }
 
   private notice(seq: number, level: 'info' | 'warning' | 'error', text: string): DeltaOp {
@@ -328,21 +294,13 @@ export class EventTranslator {
       const callRow = this.alias.get(`call-${item.result.callId}`) ?? `call-${item.result.callId}`;
       if (this.known.get(callRow) === 'tool_call') {
         this.alias.set(item.id, callRow);
-        const r = item.result;
-        const outcome = r.outcome ?? (r.ok ? 'ok' : 'failed');
-        const patch = {
-          outcome,
-          bytes: Math.max(0, Math.round(r.bytes)),
-          preview: r.preview,
-          ...(r.title !== undefined ? { title: r.title } : {}),
-          ...(r.change ? { change: toFileChange(r.change) } : {}),
-        };
-        return [{ op: 'item.patch', id: callRow, patch }];
+        return [{ op: 'item.patch', id: callRow, patch: resultOnCallRow(item.result) }];
       }
     }
     if (!this.known.has(id)) {
       this.known.set(id, kind);
-      return [{ op: 'item.add', item: this.fullItem(id, kind, item, !completed) }];
+      if (kind === 'plan' && completed) this.forgetTurnPlan(id);
+      return [{ op: 'item.add', item: rowOf(id, kind, item, !completed, (p) => this.ctx.relativePath(p)) }];
     }
     const ops: DeltaOp[] = [];
     if (item.delta !== undefined && item.delta !== '') ops.push({ op: 'item.append', id, text: item.delta });
@@ -365,55 +323,6 @@ export class EventTranslator {
 
   private forgetTurnPlan(id: string): void {
     for (const [turn, planId] of this.planOfTurn) if (planId === id) this.planOfTurn.delete(turn);
-  }
-
-  private fullItem(id: string, kind: Kind, item: ItemPayload, streaming: boolean): TranscriptItem {
-    const text = item.text ?? item.delta ?? '';
-    switch (kind) {
-      case 'user':
-        return { id, kind, text };
-      case 'assistant':
-      case 'thinking':
-        return { id, kind, text, streaming };
-      case 'tool_call':
-        return {
-          id,
-          kind,
-          callId: item.tool?.callId ?? '',
-          name: item.tool?.name ?? 'tool',
-          title: item.tool?.title ?? item.tool?.name ?? 'tool',
-          subject: item.tool?.subject ?? item.tool?.name ?? 'tool',
-          argsSummary: summariseArgs(item.tool?.arguments ?? ''),
-          ...(item.verdict ? { verdict: { allowed: item.verdict.allowed, reason: item.verdict.reason } } : {}),
-        };
-      case 'tool_result':
-        return {
-          id,
-          kind,
-          callId: item.result?.callId ?? '',
-          ok: item.result?.ok ?? false,
-          bytes: Math.max(0, Math.round(item.result?.bytes ?? 0)),
-          preview: item.result?.preview ?? text,
-        };
-      case 'plan': {
-        if (!streaming) this.forgetTurnPlan(id);
-        return {
-          id,
-          kind,
-          markdown: item.plan?.markdown ?? text,
-          file: item.plan ? this.ctx.relativePath(item.plan.file) : '',
-          revision: item.plan?.revision ?? 0,
-          valid: item.plan?.valid ?? false,
-          streaming,
-          ...(item.plan?.view ? { view: toPlanView(item.plan.view) } : {}),
-        };
-      }
-      case 'notice':
-        return { id, kind, level: item.level ?? 'info', text };
-      case 'build_report':
-      case 'instructions':
-        throw new Error(`a ${kind} row comes from its own event, never from an item`);
-    }
   }
 
   private interviewRecord(item: ItemPayload, seq: number): DeltaOp[] {
