@@ -2,8 +2,9 @@
  * The plan store (rules §4). Candidates are validated before anything is written; an invalid one
  * never touches the plan file and is kept (bounded to 8 KiB) for the next repair. Every write goes
  * through the `WorkspaceWriter` port, which writes atomically (temporary file + rename). Every
- * accepted revision is kept in `<stem>.history/NNN.md`; nothing is ever deleted. A revision that is
- * the person's hand edit (`recordEdit`) also gets `NNN.meta.json` saying so, read back by `load`.
+ * accepted revision is kept in `<stem>.history/NNN.md` (`history.ts`); nothing is ever deleted. A
+ * revision that is the person's hand edit (`recordEdit`) also gets `NNN.meta.json` saying so, read
+ * back by `load`.
  *
  * Save order: the plan file first, then its history entry. Before writing, a plan file whose text
  * differs from the latest history entry (a hand edit, a plan written by VT Code, or a save cut off
@@ -16,6 +17,7 @@ import { buildRepairFeedback, validatePlan } from './validator';
 import { REJECTED_DRAFT_MAX_BYTES, boundUtf8 } from './text';
 import { extractTrackerBlock, replaceTrackerBlockText, stripTrackerBlock } from './trackerBlock';
 import { readTrackerDocument } from './trackerDocument';
+import { PlanHistory, normalise, type RevisionAuthor } from './history';
 import { trackerTexts } from './trackerPatch';
 import {
   parseTrackerFile,
@@ -30,15 +32,14 @@ import {
   NEW_PLAN_DRAFT,
   TASK_MIRROR,
   datedStem,
-  historyRevisions,
   listPlanFiles,
   planPaths,
   resolvePlanRef,
-  revisionFileName,
-  revisionMetaFileName,
   stemFromName,
   type PlanPaths,
 } from './storeLayout';
+
+export type { RevisionAuthor } from './history';
 
 export interface PlanStoreOptions {
   /** Absolute workspace root. */
@@ -50,9 +51,6 @@ export interface PlanStoreOptions {
   /** The one parse of a plan text (the workspace's, which parses each text once); default: the validator. */
   parse?: (text: string) => ReturnType<typeof validatePlan>;
 }
-
-/** Who wrote a revision: `person` for a hand edit the store recorded (`recordEdit`). */
-export type RevisionAuthor = 'planner' | 'person';
 
 /** What became of a plan file edited by hand (`recordEdit`). */
 export type EditResult =
@@ -107,15 +105,11 @@ export interface RejectedDraft {
 
 const decoder = new TextDecoder();
 
-/** Plan text as stored in history: no tracker block, one trailing newline. */
-function normalise(markdown: string): string {
-  return `${stripTrackerBlock(markdown).replace(/\s+$/, '')}\n`;
-}
-
 export class PlanStore {
   readonly plansDir: string;
   private readonly random: () => number;
   private readonly parse: (text: string) => ReturnType<typeof validatePlan>;
+  private readonly planHistory: PlanHistory;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -126,6 +120,7 @@ export class PlanStore {
     this.plansDir = join(opts.root, opts.plansDir ?? DEFAULT_PLANS_DIR);
     this.random = opts.random ?? Math.random;
     this.parse = opts.parse ?? validatePlan;
+    this.planHistory = new PlanHistory(reader, writer, (path) => this.readText(path));
   }
 
   /** Absolute path of the global tracker mirror. */
@@ -148,7 +143,7 @@ export class PlanStore {
       }
       const paths =
         opts.stem !== undefined ? await this.existing(opts.stem) : await this.freshOrNamed(known, v.summary.title);
-      let revision = await this.recordUnsavedText(paths);
+      let revision = await this.planHistory.recordUnsavedText(paths);
       const tracker = await this.readSidecar(paths);
       let fileText = text;
       if (tracker) {
@@ -158,7 +153,7 @@ export class PlanStore {
       }
       await this.writer.writeFileAtomic(paths.plan, fileText);
       revision += 1;
-      await this.writer.writeFileAtomic(join(paths.history, revisionFileName(revision)), text);
+      await this.planHistory.write(paths, revision, text);
       return { ok: true, file: paths.plan, stem: paths.stem, revision, summary: v.summary };
     });
   }
@@ -180,9 +175,11 @@ export class PlanStore {
       valid: v.valid,
       errors: v.errors,
       summary: v.summary,
-      revisions: (await this.revisionNumbers(paths)).length,
+      revisions: (await this.planHistory.numbers(paths)).length,
     };
-    if (plan.revisions > 0 && (await this.authorOf(paths, plan.revisions)) === 'person') plan.author = 'person';
+    if (plan.revisions > 0 && (await this.planHistory.authorOf(paths, plan.revisions)) === 'person') {
+      plan.author = 'person';
+    }
     const sidecar = await this.readSidecar(paths);
     const embedded = extractTrackerBlock(raw);
     if (sidecar) {
@@ -223,15 +220,15 @@ export class PlanStore {
   /** Absolute paths of a plan's history entries, oldest first. */
   async history(stem: string): Promise<string[]> {
     const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
-    return (await this.revisionNumbers(paths)).map((n) => join(paths.history, revisionFileName(n)));
+    return (await this.planHistory.numbers(paths)).map((n) => this.planHistory.file(paths, n));
   }
 
   /** The text of revision `n` (1-based) of a plan. */
   async readRevision(stem: string, n: number): Promise<string> {
     const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
-    const text = await this.readText(join(paths.history, revisionFileName(n)));
+    const text = await this.planHistory.read(paths, n);
     if (text === undefined) {
-      const have = await this.revisionNumbers(paths);
+      const have = await this.planHistory.numbers(paths);
       const range = have.length === 0 ? 'it has no history' : `it has revisions 1-${have[have.length - 1]}`;
       throw new Error(`plan "${stem}" has no revision ${n}: ${range}`);
     }
@@ -240,7 +237,7 @@ export class PlanStore {
 
   /** Who wrote revision `n` of a plan, as its history records it (no metadata: the planner). */
   async revisionAuthor(stem: string, n: number): Promise<RevisionAuthor> {
-    return this.authorOf(resolvePlanRef(this.opts.root, this.plansDir, stem), n);
+    return this.planHistory.authorOf(resolvePlanRef(this.opts.root, this.plansDir, stem), n);
   }
 
   /**
@@ -270,22 +267,18 @@ export class PlanStore {
       const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
       const raw = await this.readText(paths.plan);
       if (raw === undefined) throw new Error(`no plan "${stem}": ${paths.plan} does not exist`);
-      const numbers = await this.revisionNumbers(paths);
+      const numbers = await this.planHistory.numbers(paths);
       const latest = numbers[numbers.length - 1] ?? 0;
       const base = { file: paths.plan, stem: paths.stem };
       const v = this.parse(raw);
       if (!v.valid) return { kind: 'invalid', ...base, revision: latest, errors: v.errors };
       const text = normalise(raw);
-      const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;
+      const recorded = latest > 0 ? await this.planHistory.read(paths, latest) : undefined;
       if (recorded === text) return { kind: 'unchanged', ...base, revision: latest };
-      const revision = await this.recordUnsavedText(paths);
+      const revision = await this.planHistory.recordUnsavedText(paths);
       // After its text: a revision cut off before this is the planner's by default, never a
       // label without its text.
-      const meta = { author: 'person', recordedAt: new Date(this.opts.now()).toISOString() };
-      await this.writer.writeFileAtomic(
-        join(paths.history, revisionMetaFileName(revision)),
-        `${JSON.stringify(meta, null, 2)}\n`,
-      );
+      await this.planHistory.markPerson(paths, revision, this.opts.now());
       const tracker = await this.readSidecar(paths);
       if (tracker) {
         const refreshed = refreshTracker(tracker, trackerFromPlan(v.summary));
@@ -340,7 +333,7 @@ export class PlanStore {
 
   private async existing(stem: string): Promise<PlanPaths> {
     const paths = resolvePlanRef(this.opts.root, this.plansDir, stem);
-    if ((await this.reader.stat(paths.plan)) === undefined && (await this.revisionNumbers(paths)).length === 0) {
+    if ((await this.reader.stat(paths.plan)) === undefined && (await this.planHistory.numbers(paths)).length === 0) {
       throw new Error(`no plan "${stem}" to revise: ${paths.plan} does not exist`);
     }
     return paths;
@@ -355,38 +348,6 @@ export class PlanStore {
       if ((await this.reader.stat(paths.plan)) === undefined && (await this.reader.stat(paths.history)) === undefined) {
         return paths;
       }
-    }
-  }
-
-  /** Records plan-file text that history lacks as a revision; returns the latest revision number. */
-  private async recordUnsavedText(paths: PlanPaths): Promise<number> {
-    const numbers = await this.revisionNumbers(paths);
-    const latest = numbers[numbers.length - 1] ?? 0;
-    const raw = await this.readText(paths.plan);
-    if (raw === undefined) return latest;
-    const current = normalise(raw);
-    const recorded = latest > 0 ? await this.readText(join(paths.history, revisionFileName(latest))) : undefined;
-    if (recorded === current) return latest;
-    await this.writer.writeFileAtomic(join(paths.history, revisionFileName(latest + 1)), current);
-    return latest + 1;
-  }
-
-  private revisionNumbers(paths: PlanPaths): Promise<number[]> {
-    return historyRevisions(this.reader, paths.history);
-  }
-
-  /**
-   * A revision's author from its metadata file. A file that cannot be read as the store wrote it
-   * is no claim: the revision counts as the planner's, and its text is untouched either way.
-   */
-  private async authorOf(paths: PlanPaths, n: number): Promise<RevisionAuthor> {
-    const text = await this.readText(join(paths.history, revisionMetaFileName(n)));
-    if (text === undefined) return 'planner';
-    try {
-      const meta = JSON.parse(text) as { author?: unknown };
-      return meta.author === 'person' ? 'person' : 'planner';
-    } catch {
-      return 'planner';
     }
   }
 
