@@ -13,6 +13,7 @@ import type { SessionStop } from './api';
 import type { SessionCore } from './core';
 import { awaitingChecks, emitTracker, openTracker } from './planningTurn';
 import type { FlowStep, SessionEffect } from './state';
+import { turnDepsOf } from './turnDeps';
 import { verifyingTracker } from './verifyGate';
 import type { BuildGuard } from '../build/guard';
 import type { BuildOutcome } from '../build/report';
@@ -180,7 +181,7 @@ async function* runBuildTurns(
       guard,
     );
     await core.prepareTurn('build', turnId, input);
-    const r = await runTurn(core.thread.messages, core.turnDeps('build', tracker), { turnId });
+    const r = await runTurn(core.thread.messages, turnDepsOf(core, 'build', tracker), { turnId });
     core.bus.emit({ type: 'turn.completed', turn_id: turnId, usage: core.totalUsage });
     if (r.ended !== undefined) {
       // The person ended the turn (stop and replan): no closing reply is asked of the model.

@@ -1,13 +1,12 @@
 /**
- * The state one session shares across its flows (planning turns, the handoff, the build run),
- * and the helpers that build a turn's dependencies from it. No flow owns storage or host
- * lifecycle: everything reaches the world through `deps`.
+ * The state one session shares across its flows (planning turns, the handoff, the build run), and
+ * what prepares each turn (the MCP tools, the instruction block); `turnDeps.ts` builds a turn's
+ * dependencies from it. No flow owns storage or host lifecycle: everything reaches the world
+ * through `deps`.
  */
 import { join } from 'node:path';
 import { TurnGuards } from '../agent/guards';
 import type { Usage } from '../agent/model';
-import { BUILD_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../agent/prompt';
-import type { TurnDeps } from '../agent/turn';
 import { InstructionSet } from '../agent/instructions';
 import { McpToolbox } from '../mcp/toolbox';
 import type { EventBus } from '../events/bus';
@@ -19,7 +18,7 @@ import { DEFAULT_PLANS_DIR } from '../plan/storeLayout';
 import { Spool } from '../spool';
 import type { InterviewState, TrackerHandle } from '../tools/session/context';
 import { createInterviewState } from '../tools/session/context';
-import { decideBuildCommand, type BuildPolicyContext } from '../tools/build/buildPolicy';
+import type { BuildPolicyContext } from '../tools/build/buildPolicy';
 import type { SessionConfig, SessionDeps } from './api';
 import { Verifier } from '../verify/verifier';
 import { VerifyJournal } from '../verify/journal';
@@ -46,15 +45,7 @@ import {
   type SessionEffect,
   type SessionStateParts,
 } from './state';
-import {
-  BUILD_TOOLS,
-  PLANNING_TOOLS,
-  buildToolSchemas,
-  modelLifecycleAction,
-  planningToolSchemas,
-  toolMap,
-} from './toolset';
-import { toolContextOf } from './toolContext';
+import { BUILD_TOOLS, PLANNING_TOOLS } from './toolset';
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -101,8 +92,8 @@ export class SessionCore {
   readonly instructions: InstructionSet | undefined;
   /** The person's MCP tools, fixed for the session at its first turn. */
   readonly mcp: McpToolbox;
-  /** Each agent's instruction block as its current turn's requests carry it. */
-  private readonly instructionText = { plan: '', build: '' };
+  /** Each agent's instruction block as its current turn's requests carry it (set by `prepareTurn`). */
+  readonly instructionText = { plan: '', build: '' };
 
   constructor(
     readonly id: string,
@@ -308,7 +299,7 @@ export class SessionCore {
    * What `mode`'s next turn offers besides Planwise's own prompt and tools: the MCP tools (fixed at
    * the session's first turn) and the instruction block (read again, after noting the files
    * `message` names; announced when it is new or a file changed). Call once per turn, before
-   * `turnDeps`: within a turn neither changes.
+   * `turnDepsOf`: within a turn neither changes.
    */
   async prepareTurn(mode: 'plan' | 'build', turnId: string, message?: string): Promise<void> {
     await this.mcp.prepare(this.abort.signal);
@@ -332,87 +323,4 @@ export class SessionCore {
       this.deps.log?.(`instructions: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-
-  private instructionsAfterCall(set: InstructionSet): NonNullable<TurnDeps['dispatch']['afterCall']> {
-    return async (call, args) => {
-      try {
-        const added = await set.afterCall(call.name, args);
-        if (!added) return undefined;
-        this.bus.emit({
-          type: 'instructions.added',
-          turn_id: call.turnId,
-          call_id: call.id,
-          files: added.files,
-          truncated: added.truncated,
-          max_bytes: set.bound,
-        });
-        return added.text;
-      } catch (err) {
-        this.deps.log?.(`instructions: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
-      }
-    };
-  }
-
-  /** Everything `runTurn` needs for one turn in `mode`. */
-  turnDeps(mode: 'plan' | 'build', tracker: TrackerHandle): TurnDeps {
-    const planning = mode === 'plan';
-    const tools = [...(planning ? PLANNING_TOOLS : BUILD_TOOLS), ...this.mcp.tools(mode)];
-    return {
-      model: this.deps.model,
-      modelName: planning ? this.config.planningModel : (this.config.buildModel ?? this.config.planningModel),
-      bus: this.bus,
-      guards: this.guards,
-      approver: this.deps.approver,
-      systemPrompt: withInstructions(
-        planning ? PLANNING_SYSTEM_PROMPT : BUILD_SYSTEM_PROMPT,
-        this.instructionText[mode],
-      ),
-      toolSchemas: this.mcp.schemas(mode, planning ? planningToolSchemas() : buildToolSchemas()),
-      dispatch: {
-        mode,
-        tools: toolMap(tools),
-        toolContext: toolContextOf(this, mode, tracker),
-        plansDir: this.plansDir,
-        ...(this.instructions ? { afterCall: this.instructionsAfterCall(this.instructions) } : {}),
-        onUnknownTool: (name) => {
-          const action = modelLifecycleAction(name);
-          if (!action) return undefined;
-          const r = this.machine.dispatch({ type: 'model_attempt', action });
-          for (const e of r.effects) this.effect(e, '');
-          return r.ok ? undefined : r.reason;
-        },
-        buildPolicy: async (tool, args, shell) => {
-          if (tool.kind !== 'shell')
-            return { allowed: true, reason: `allowed: '${tool.name}' in build mode`, rule: 'tool' };
-          const command = typeof args['command'] === 'string' ? args['command'] : '';
-          const d = await decideBuildCommand(
-            command,
-            { ...this.commandPolicy(), approved: this.commands.approved },
-            shell,
-          );
-          // Commands that need the person's approval are asked by run_command itself.
-          if ('run' in d && !d.run) return { allowed: false, reason: d.reason, rule: 'build' };
-          if ('ask' in d) return { allowed: true, reason: `asks the person: ${d.reason}`, rule: 'build' };
-          return { allowed: true, reason: `allowed: ${d.why}`, rule: 'build' };
-        },
-      },
-      newId: (p) => this.newId(p),
-      contextWindow: this.contextWindow,
-      ...(this.config.compactAtPercent !== undefined ? { compactAtPercent: this.config.compactAtPercent } : {}),
-      signal: this.abort.signal,
-      onUsage: (u, estimated) => this.budget.record(u, estimated),
-      contextPercent: () => this.contextPercent(),
-      ...(planning ? {} : { synthesisDirective: buildSynthesisDirective }),
-    };
-  }
-}
-
-/** The system prompt, then the repository's instruction block (when there is one). */
-function withInstructions(system: string, block: string): string {
-  return block === '' ? system : `${system}\n\n${block}`;
-}
-
-function buildSynthesisDirective(reason: string): string {
-  return `Stop calling tools (${reason}). Reply now with a short summary: what was done, changed files, verification run, remaining blockers.`;
 }

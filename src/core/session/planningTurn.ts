@@ -11,6 +11,7 @@ import { planViewOf } from '../plan/planCard';
 import { createTrackerHandle } from '../tools/session/trackerHandle';
 import type { SessionCore } from './core';
 import type { SessionEffect } from './state';
+import { turnDepsOf } from './turnDeps';
 
 export { awaitingChecks, emitTracker } from './trackerView';
 
@@ -58,7 +59,7 @@ export async function runPlanningTurn(
 
   const tracker = core.tracker ?? createTrackerHandle({ defaultTitle: 'Plan' });
   await core.prepareTurn('plan', turnId, input);
-  const deps = core.turnDeps('plan', tracker);
+  const deps = turnDepsOf(core, 'plan', tracker);
   const outcome = await planLoop(
     core,
     turnId,
