@@ -1,10 +1,11 @@
 /**
  * What a session's checkpoint records, so `resumeSession` can rebuild it, and what a restore
- * starts from.
+ * starts from: the checkpoint taken of a session's state, and that state put back.
  */
 import type { ChatMessage } from '../agent/model';
 import type { SessionSpend } from '../agent/guards';
 import type { ThreadEvent } from '../events/types';
+import type { SessionCore } from './core';
 
 export interface RestoredState {
   readonly id: string;
@@ -46,4 +47,47 @@ export function closedBuildOf(session: string, events: readonly ThreadEvent[]): 
     if (e.type === 'plan.execution.completed' && e.session === session) return { seq: e.revises ?? e.seq };
   }
   return undefined;
+}
+
+/** The checkpoint of a session as it stands; `inFlight`: the person's message whose turn starts now. */
+export function checkpointOf(
+  core: SessionCore,
+  task: string | undefined,
+  inFlight?: { input: string },
+): SessionCheckpoint {
+  return {
+    machine: core.machine.snapshot(),
+    history: core.thread.messages,
+    ...(core.planStem !== undefined ? { planStem: core.planStem } : {}),
+    ...(core.planFile !== undefined ? { planFile: core.planFile } : {}),
+    interviewDenied: core.interviewState.denied,
+    lastPromptTokens: core.budget.lastPromptTokens,
+    spent: core.guards.spent,
+    ...(task !== undefined ? { task } : {}),
+    ...(inFlight ? { inFlight } : {}),
+  };
+}
+
+/**
+ * Puts a checkpoint's state back into a new session's core (its lifecycle came with the core):
+ * the thread, the plan, the interview state, the budget and spend, and the closed build its report
+ * follows. Returns the session's task, and the message whose planning turn was cut off when the
+ * session is still planning or revising.
+ */
+export function restoreCheckpoint(
+  core: SessionCore,
+  restored: RestoredState,
+): { task: string | undefined; interrupted: string | undefined } {
+  const c = restored.checkpoint;
+  core.thread.restore(c.history);
+  if (c.planStem !== undefined && c.planFile !== undefined) {
+    core.apply({ type: 'plan_adopted', stem: c.planStem, file: c.planFile });
+  }
+  core.interviewState.denied = c.interviewDenied;
+  core.budget.restore(c.lastPromptTokens);
+  if (c.spent) core.guards.restoreSpent(c.spent);
+  core.closedBuild = closedBuildOf(core.id, restored.events);
+  const s = core.machine.state;
+  const interrupted = c.inFlight && (s === 'planning' || s === 'revising') ? c.inFlight.input : undefined;
+  return { task: c.task, interrupted };
 }

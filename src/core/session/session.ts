@@ -13,33 +13,23 @@ import type { Verifier } from '../verify/verifier';
 import type { ReviewBook } from '../plan/reviewBook';
 import { acceptHandEdit, type HandEditOutcome } from './handEdit';
 import type { Session, SessionConfig, SessionDeps, SessionStop } from './api';
-import { prepareHandoff, runBuild } from './buildRun';
+import { runBuild } from './buildRun';
 import { SessionCore } from './core';
 import { announceGate, gateRequest } from './gateCard';
+import { PendingApproval, revisionRequest, takeDecision } from './gateDecision';
 import { emitTracker, runPlanningTurn } from './planningTurn';
 import { followReviewAtGate } from './reviewGate';
 import { followVerifier } from './verifyFollow';
 import { followPlans } from './planFollow';
 import { StandingFollower, type SessionStanding } from './standing';
-import { closedBuildOf, type RestoredState, type SessionCheckpoint } from './checkpoint';
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { checkpointOf, restoreCheckpoint, type RestoredState, type SessionCheckpoint } from './checkpoint';
 
 class PlanwiseSession implements Session {
   readonly bus: EventBus;
   private readonly core: SessionCore;
   private readonly archive: SessionArchive | undefined;
   private busy = false;
-  private pending: { decision: Deferred<PlanApprovalResponse>; abort: AbortController } | undefined;
+  private pending: PendingApproval | undefined;
   private task: string | undefined;
   /** Restored mid-turn: the message whose turn `reopen()` runs again. */
   private interruptedInput: string | undefined;
@@ -72,18 +62,9 @@ class PlanwiseSession implements Session {
     this.unfollowPlans = followPlans(this.core);
     this.unfollowReview = followReviewAtGate(this.core);
     if (restored) {
-      const c = restored.checkpoint;
-      this.core.thread.restore(c.history);
-      if (c.planStem !== undefined && c.planFile !== undefined) {
-        this.core.apply({ type: 'plan_adopted', stem: c.planStem, file: c.planFile });
-      }
-      this.core.interviewState.denied = c.interviewDenied;
-      this.core.budget.restore(c.lastPromptTokens);
-      if (c.spent) this.core.guards.restoreSpent(c.spent);
-      this.core.closedBuild = closedBuildOf(id, restored.events);
-      this.task = c.task;
-      const s = this.core.machine.state;
-      if (c.inFlight && (s === 'planning' || s === 'revising')) this.interruptedInput = c.inFlight.input;
+      const back = restoreCheckpoint(this.core, restored);
+      this.task = back.task;
+      this.interruptedInput = back.interrupted;
     }
   }
 
@@ -172,7 +153,7 @@ class PlanwiseSession implements Session {
   ): Promise<SessionStop | undefined> {
     const extra = allowCommands && allowCommands.length > 0 ? { allowCommands } : {};
     if (this.pending) {
-      this.pending.decision.resolve({ decision, ...(feedback !== undefined ? { feedback } : {}), ...extra });
+      this.pending.decide({ decision, ...(feedback !== undefined ? { feedback } : {}), ...extra });
       return undefined;
     }
     if (this.core.machine.state !== 'awaiting_approval') {
@@ -277,18 +258,7 @@ class PlanwiseSession implements Session {
   /** `inFlight`: the person's message whose turn starts now (a checkpoint taken before it runs). */
   async checkpoint(inFlight?: { input: string }): Promise<void> {
     if (!this.archive) return;
-    const c: SessionCheckpoint = {
-      machine: this.core.machine.snapshot(),
-      history: this.core.thread.messages,
-      ...(this.core.planStem !== undefined ? { planStem: this.core.planStem } : {}),
-      ...(this.core.planFile !== undefined ? { planFile: this.core.planFile } : {}),
-      interviewDenied: this.core.interviewState.denied,
-      lastPromptTokens: this.core.budget.lastPromptTokens,
-      spent: this.core.guards.spent,
-      ...(this.task !== undefined ? { task: this.task } : {}),
-      ...(inFlight ? { inFlight } : {}),
-    };
-    await this.archive.checkpoint(c);
+    await this.archive.checkpoint(checkpointOf(this.core, this.task, inFlight));
     await this.archive.flush();
   }
 
@@ -329,14 +299,9 @@ class PlanwiseSession implements Session {
     }
     await this.checkpoint();
     if (this.config.interactive === false) return { kind: 'awaiting_approval', planFile };
-    const pending = { decision: deferred<PlanApprovalResponse>(), abort: new AbortController() };
+    const pending = new PendingApproval();
     this.pending = pending;
-    this.deps.approver.approvePlan(request, pending.abort.signal).then(
-      (r) => pending.decision.resolve(r),
-      () => undefined, // aborted: the decision came from elsewhere
-    );
-    const response = await pending.decision.promise;
-    pending.abort.abort();
+    const response = await pending.ask(this.deps.approver, request);
     this.pending = undefined;
     return this.afterDecision(response, 'person');
   }
@@ -351,64 +316,22 @@ class PlanwiseSession implements Session {
     return this.planningCycle(`Return to planning: ${reason}. Revise the plan for the repository as it is now.`);
   }
 
-  /**
-   * A revision request carries every unresolved review thread of the plan, with the feedback as
-   * the general note; undefined when the plan has none (or its review cannot be read, said once).
-   */
-  private async reviewRequest(feedback: string | undefined): Promise<string | undefined> {
-    const file = this.core.planFile;
-    if (file === undefined) return undefined;
-    try {
-      const request = await this.core.review.request(file, feedback);
-      return request && request.threads.length > 0 ? request.body : undefined;
-    } catch (err) {
-      this.core.notice(
-        `The review comments were not sent: ${err instanceof Error ? err.message : String(err)}`,
-        'warning',
-      );
-      return undefined;
-    }
-  }
-
   private async afterDecision(r: PlanApprovalResponse, by: 'person' | 'setting'): Promise<SessionStop> {
-    // A handoff checks the plan and its tracker before anything changes: on failure the session
-    // stays at the gate with its thread, and says why.
-    let prepared;
-    if (r.decision === 'execute' || r.decision === 'fresh_context') {
-      const ready = await prepareHandoff(this.core);
-      if (!ready.ok) {
-        this.core.notice(`The plan was not handed to the build agent: ${ready.message}.`, 'error');
-        return this.config.interactive === false ? { kind: 'error', message: ready.message } : this.gate();
-      }
-      prepared = ready.handoff;
+    const taken = await takeDecision(this.core, r, by);
+    if (taken.kind === 'not_handed') {
+      return this.config.interactive === false ? { kind: 'error', message: taken.message } : this.gate();
     }
-    const ok = this.core.lifecycle({
-      type: 'decision',
-      decision: r.decision,
-      by,
-      ...(r.feedback ? { feedback: r.feedback } : {}),
-    });
-    if (!ok) return { kind: 'error', message: `the decision '${r.decision}' was refused` };
-    // Approving the plan approves no command; the commands the person chose on the gate, listed
-    // there, are approved by their text for the build this decision starts.
-    this.core.commands.approved.clear();
-    if (r.decision === 'execute' || r.decision === 'fresh_context') {
-      for (const c of r.allowCommands ?? [])
-        if (this.core.commands.approvable.has(c)) this.core.commands.approved.add(c);
-    }
+    if (taken.kind === 'refused') return { kind: 'error', message: taken.message };
     switch (r.decision) {
       case 'cancel':
         return { kind: 'cancelled' };
       case 'revise':
-        return this.planningCycle(
-          (await this.reviewRequest(r.feedback)) ??
-            (r.feedback ? `Revise the plan: ${r.feedback}` : 'Revise the plan.'),
-        );
+        return this.planningCycle(await revisionRequest(this.core, r.feedback));
       case 'execute':
       case 'fresh_context': {
         let built: SessionStop;
         try {
-          built = await this.core.follow(runBuild(this.core, { kind: r.decision, prepared: prepared! }));
+          built = await this.core.follow(runBuild(this.core, { kind: r.decision, prepared: taken.prepared! }));
         } finally {
           // The commands approved with the plan held for this build only.
           this.core.commands.approved.clear();
