@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { EXEC_ENV } from '../core/api/basics';
 import type { ScopeRequest } from '../core/api/ports';
-import { Verifier, VerifyJournal } from '../core/api/build';
 import { allowListProblems } from '../core/api/gate';
 import { FileArchiveStore } from '../node/fileArchiveStore';
 import { FileCheckpointStore } from '../node/fileCheckpointStore';
@@ -22,6 +21,7 @@ import { vscodeTerminalHost } from './adapters/vscodeTerminalHost';
 import { WorkspacePartsCache } from './workspaceParts';
 import { provideLenses, type LensSource } from './codelens/provider';
 import { lensRefresh } from './codelens/lensRefresh';
+import { hostLensSource } from './codelens/lensSource';
 import { runHostCommand, type HostCommandKey } from './commands/table';
 import type { HostServices } from './commands/services';
 import type { Essentials } from './essentials';
@@ -32,18 +32,20 @@ import { FOCUS_PANEL_COMMAND, TERMINAL_NAME } from './ids';
 import { describeError } from './log';
 import { createPanelActions } from './panel/actions';
 import { panelFlags } from './panel/flags';
+import { syncFlags } from './panel/flagSync';
 import type { PanelHub } from './panel/hub';
 import type { PanelParts } from './panel/parts';
 import { createRouter, type MessageRouter } from './panel/router';
 import { EventTranslator } from './panel/translate';
 import { HostApprover } from './prompts/hostApprover';
-import { regate } from './prompts/regate';
 import { HostInterviewer } from './prompts/hostInterviewer';
 import { NativePrompts, vscodeCommandUi } from './prompts/native';
 import { askCommandQuestion } from './prompts/commandQuestion';
 import { PendingRequests } from './prompts/pending';
 import { SessionController } from './session/controller';
 import { autoResume } from './session/autoResume';
+import { currentPlanFile } from './session/currentPlan';
+import { sessionEventHooks } from './session/eventHooks';
 import { createEngineAccess } from './session/engine';
 import { watchPlanFiles } from './session/planFileWatcher';
 import { HostPlans } from './session/hostPlans';
@@ -54,9 +56,9 @@ import { RetryCountdown } from './status/retryCountdown';
 import { vscodeLmModel } from './adapters/vscodeLmProvider';
 import { TrustGatedRunner } from './trust';
 import { VerifyService } from './verify/verifyService';
-import { LazyVerifier } from './verify/lazyVerifier';
+import { hostVerifier } from './verify/hostVerifier';
 import { ReviewComments } from './review/reviewComments';
-import { SetupService, setupNeeded } from './setup/setupService';
+import { SetupService } from './setup/setupService';
 import { listModels } from './models';
 import { VirtualDocuments } from './virtualDocuments';
 import { vscodeLmModels } from './adapters/vscodeLmProvider';
@@ -136,33 +138,8 @@ export function composeHost(shared: SharedParts): Host {
   const checkpoints = (id: string) => new FileCheckpointStore(join(storage.fsPath, 'sessions'), id);
   // A revert's diff, shown read-only under its own scheme (never an unsaved Untitled buffer).
   const readOnlyDocs = store.add(new VirtualDocuments('planwise-revert'));
-  // The engine's one verify runner: each run its own process (a hung one never blocks the next).
-  // Built on first use (a verify run, a plan file's lenses, a session): that loads the engine.
-  const verifier = new LazyVerifier(
-    () =>
-      new Verifier({
-        runner: new TrustGatedRunner(trust, new NodeCommandRunner()),
-        cwd: () => ws().reader.roots[0]!,
-        // The build side's one command policy (rules §9), on the file system as a shell sees it.
-        policy: () => ({
-          roots: ws().reader.roots,
-          trusted: trust.trusted,
-          fs: ws().gateFs,
-          allowList: config.settings.buildCommandAllowList,
-        }),
-        now: Date.now,
-        timeoutMs: () => config.settings.verify.timeoutSeconds * 1000,
-        // Results kept next to each plan (`<stem>.verify.json`), so a reload keeps what ran and was signed off.
-        journal: new VerifyJournal({
-          reader: { readFile: (f) => ws().reader.readFile(f), stat: (f) => ws().reader.stat(f) },
-          writer: {
-            writeFileAtomic: (f, text) => ws().writer.writeFileAtomic(f, text),
-            mkdirp: (d) => ws().writer.mkdirp(d),
-          },
-          onError: (file, message) => log.warn(`verify results ${file}: ${message}`),
-        }),
-      }),
-  );
+  // The engine's one verify runner, built on first use.
+  const verifier = hostVerifier({ trust, ws, settings: () => config.settings, log });
   store.addCallback(() => verifier.cancelAll());
   // The workspace's plans, one owner for every surface and session.
   const hostPlans = new HostPlans({
@@ -254,19 +231,14 @@ export function composeHost(shared: SharedParts): Host {
     pending,
     flags,
     log,
-    onEvent: (e) => {
-      // The countdown patches the notice of this request's retries (one per request, however many).
-      if (e.type === 'model.retrying') {
-        const notice = translator.retryNotice;
-        if (notice !== undefined) countdown.attachNotice(notice);
-      }
-      // The gate announced again while it is open (the person's edit of the plan, a review change):
-      // the panel and the native prompts show the new card.
-      if (e.type === 'plan.approval.requested') {
-        review.onEvent(e);
-        regate(pending, hub, e, relativePath);
-      }
-    },
+    onEvent: sessionEventHooks({
+      retryNotice: () => translator.retryNotice,
+      countdown,
+      review: () => review,
+      pending,
+      view: hub,
+      relativePath,
+    }),
   });
   store.add(controller);
   // ---- plan review: comment threads on plan files, hand edits at the gate -------------------
@@ -307,14 +279,7 @@ export function composeHost(shared: SharedParts): Host {
       await vscode.commands.executeCommand(FOCUS_PANEL_COMMAND);
       setup.open('requested');
     },
-    async currentPlan() {
-      const fromSession = controller.current?.planFile;
-      if (fromSession) return fromSession;
-      const pf = ws().planFiles;
-      const active = vscode.window.activeTextEditor?.document.uri;
-      if (active?.scheme === 'file' && pf.isPlanFile(active.fsPath)) return active.fsPath;
-      return pf.newest();
-    },
+    currentPlan: () => currentPlanFile(controller.current?.planFile, () => ws().planFiles),
   };
 
   // ---- the panel ----------------------------------------------------------------------------
@@ -341,21 +306,16 @@ export function composeHost(shared: SharedParts): Host {
       lensesChanged: () => lensChanged.fire(),
     }),
   );
-  const updateFlags = () => hub.update([{ op: 'flags.set', flags: flags() }]);
-  store.add(keys.onDidChange(updateFlags));
-  store.add(config.onDidChange(updateFlags));
-  // The first-run card waits for secret storage before deciding that no provider works.
-  void keys.hasKey().then((hasKey) => {
-    updateFlags();
-    if (setupNeeded(config.settings, hasKey)) setup.open('first-run');
-  });
-  store.add(keys.onDidChange(() => setup.keyChanged()));
-  // Restricted Mode is one banner (the panel's, from flags.trusted, with its Trust Workspace button).
   store.add(
-    trust.onDidChange(() => {
-      updateFlags();
-      lensChanged.fire();
-      log.info('workspace trust granted: shell commands and verify runs are on');
+    syncFlags({
+      flags,
+      update: (ops) => hub.update(ops),
+      keys,
+      config,
+      trust,
+      setup,
+      lensesChanged: () => lensChanged.fire(),
+      log,
     }),
   );
   store.add(lensRefresh({ verifier, fire: () => lensChanged.fire() }));
@@ -372,19 +332,12 @@ export function composeHost(shared: SharedParts): Host {
     }),
   );
 
-  const lenses: LensSource = {
-    get trusted() {
-      return trust.trusted;
-    },
-    parse: (markdown) => plans().parse(markdown),
-    planOf: async (file) =>
-      plans().peek(file) ??
-      (await plans()
-        .plan(file)
-        .catch(() => undefined)),
-    gateOpenFor: (file) => controller.current?.state === 'awaiting_approval' && controller.current.planFile === file,
+  const lenses = hostLensSource({
+    trust,
+    plans,
+    session: () => controller.current,
     isPlanFile: (file) => roots().length > 0 && ws().planFiles.isPlanFile(file),
-  };
+  });
 
   // A reload mid-plan brings the session back, with its pending approval or question.
   store.add(
