@@ -61,7 +61,10 @@ describe("a closed build's report follows its plan", function () {
   it("a new revision of the plan is another plan: the build's report stays as it was written", async () => {
     const { script, options } = checkStepBuild();
     const h = await startHarness(
-      [...(script as readonly ScriptedTurn[]), sse.textTurn(planResponse(samplePlan('Show the greeting twice', 'src/greet.ts', CHECK)))],
+      [
+        ...(script as readonly ScriptedTurn[]),
+        sse.textTurn(planResponse(samplePlan('Show the greeting twice', 'src/greet.ts', CHECK))),
+      ],
       { ...options, checkpointsDir, approve: (_r, n) => ({ decision: n === 1 ? 'execute' : 'cancel' }) },
     );
     try {
