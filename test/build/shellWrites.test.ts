@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildReport, renderReport } from '../../src/core/build/report';
+import { closedReport } from '../../src/core/build/closing';
+import { renderReport } from '../../src/core/build/report';
 import { parseManifest, planRevert } from '../../src/core/build/revert';
 import { editFileTool } from '../../src/core/tools/build/editFile';
 import { runCommandTool } from '../../src/core/tools/build/runCommand';
 import { readFileTool } from '../../src/core/tools/readFile';
-import { verifyEntryOf } from '../../src/core/plan/verification';
 import type { BufferWriter } from '../../src/core/build/ports';
 import { FileCheckpointStore } from '../../src/node/fileCheckpointStore';
 import { NodeWorkspaceWriter } from '../../src/node/fsWorkspace';
@@ -83,18 +83,14 @@ describe('run_command during a build: what the shell changed is checkpointed and
       ledger.drift.map((d) => [d.path, d.action, d.allowedBy, d.step, d.command?.startsWith('sed -i')]),
       [['notes.md', 'edit', 'recorded (scope mode record)', '2', true]],
     );
-    const report = buildReport({
+    await ledger.close('done');
+    const report = closedReport(ledger.snapshot, {
       planFile: ws.path('plan.md'),
       title: 'Plan',
-      outcome: 'done',
       tracker: undefined,
-      entryOf: verifyEntryOf,
       latest: () => undefined,
-      scope: ledger.scope,
-      lines: ledger.lines,
-      touched: ledger.touched,
-      drift: ledger.drift,
     });
+    assert.ok(report);
     assert.deepEqual(report.changed.map((f) => [f.path, f.added, f.removed]).sort(), [
       ['config.ini', 1, 1],
       ['gen/blob.bin', 0, 0],

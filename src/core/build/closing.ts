@@ -7,7 +7,6 @@
  * say the same.
  */
 import type { Tracker } from '../plan/tracker';
-import type { VerifyEntry } from '../plan/types';
 import { verifyEntryOf } from '../plan/verification';
 import type { VerifyRecord } from '../verify/verifier';
 import type { BuildManifest } from './ledger';
@@ -23,7 +22,6 @@ export interface ReportedPlan {
   readonly tracker: Tracker | undefined;
   /** The latest verify result of an entry of a step. */
   readonly latest: (step: string, entry: string) => VerifyRecord | undefined;
-  readonly entryOf?: (text: string) => VerifyEntry;
 }
 
 /**
@@ -42,7 +40,7 @@ export function closedReport(manifest: BuildManifest, plan: ReportedPlan): Execu
     outcome: closed.outcome,
     ...(closed.reason !== undefined ? { reason: closed.reason } : {}),
     tracker: plan.tracker,
-    entryOf: plan.entryOf ?? verifyEntryOf,
+    entryOf: verifyEntryOf,
     latest: plan.latest,
     scope: closed.scope ? scopeOfEntries(closed.scope) : undefined,
     lines: manifest.lines ?? {},

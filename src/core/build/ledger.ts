@@ -266,11 +266,6 @@ export class BuildLedger {
     return this.manifest;
   }
 
-  /** Lines changed per step ('' for changes made outside any step), then per file. */
-  get lines(): Readonly<Record<string, Readonly<Record<string, LineCount>>>> {
-    return this.manifest.lines;
-  }
-
   /** The build ended: how, under which scope and on which revision, kept in the manifest for its report. */
   close(outcome: BuildOutcome, reason?: string, revision?: number): Promise<void> {
     this.manifest.closed = {
