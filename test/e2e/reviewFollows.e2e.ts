@@ -101,6 +101,20 @@ describe('e2e: a review thread follows its step into the next revision (installe
     await endScenario('planwise-review-follows', { server, wb, model, ws });
   });
 
+  /**
+   * Request changes (2 comments) from the plan's CodeLens, confirmed with Enter: the planner answers
+   * c1 and c2 with `replies` and writes `plan`, which reaches the gate card as revision `revision`.
+   */
+  async function requestChanges(replies: readonly [string, string], plan: string, revision: number): Promise<void> {
+    const mark = model.mark();
+    model.push(reply('c1', replies[0]), reply('c2', replies[1]), planTurn(plan));
+    await clickCodeLens(wb!, /Request changes \(2 comments\)/);
+    await wb!.page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible' });
+    await wb!.page.keyboard.press('Enter');
+    await model.waitForRequests(mark + 3);
+    await panel.waitFor('.pw-gate-revision', { text: `revision ${revision}`, timeoutMs: 60_000 });
+  }
+
   /** The lines (1-based) of the editor's comment-thread gutter marks, top to bottom. */
   async function gutterThreadLines(): Promise<number[]> {
     const rows = wb!.page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays > div');
@@ -171,13 +185,7 @@ describe('e2e: a review thread follows its step into the next revision (installe
     await wb.page.keyboard.type('1');
     await wb.page.keyboard.press('Enter');
     await wb.page.keyboard.press('Control+Home');
-    const mark = model.mark();
-    model.push(reply('c1', 'It stays short.'), reply('c2', 'Step 2 now generates them.'), planTurn(REV2));
-    await clickCodeLens(wb, /Request changes \(2 comments\)/);
-    await wb.page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await model.waitForRequests(mark + 3);
-    await panel.waitFor('.pw-gate-revision', { text: 'revision 2', timeoutMs: 60_000 });
+    await requestChanges(['It stays short.', 'Step 2 now generates them.'], REV2, 2);
     await wb.runCommand('Comments: Expand All Comments');
     await wb.page
       .locator('.review-widget', { hasText: 'Step 2 now generates them.' })
@@ -230,13 +238,7 @@ describe('e2e: a review thread follows its step into the next revision (installe
     await wb.runCommand('Go to Line/Column...');
     await wb.page.keyboard.type('1');
     await wb.page.keyboard.press('Enter');
-    const mark3 = model.mark();
-    model.push(reply('c1', 'Still short.'), reply('c2', 'Now with jsdoc.'), planTurn(REV3));
-    await clickCodeLens(wb, /Request changes \(2 comments\)/);
-    await wb.page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await model.waitForRequests(mark3 + 3);
-    await panel.waitFor('.pw-gate-revision', { text: 'revision 3', timeoutMs: 60_000 });
+    await requestChanges(['Still short.', 'Now with jsdoc.'], REV3, 3);
     const text3 = readFileSync(planPath, 'utf8');
     assert.equal(lineOf(text3, '1. Change'), step1, 'revision 3 keeps step 1 where it was');
     await wb.runCommand('Comments: Collapse All Comments');
